@@ -1,0 +1,130 @@
+/**
+ * Assembles the server: `startKernel` brings up the database (embedded or DATABASE_URL), migrates, loads
+ * and syncs the schemas, and seeds an empty database; `buildApp` creates the Fastify instance with the
+ * pipeline, the auth, system and module routes and the generic resource endpoints.
+ *
+ * Tests build the same app over a test database (see tests/integration/setup.ts), so what they exercise is
+ * what `npm start` serves.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import pg from 'pg';
+import { repoRoot, type ServerConfig } from './core/config.js';
+import { loadOrCreateSecrets } from './core/secrets.js';
+import { startEmbedded, type EmbeddedDb } from './core/db/embedded.js';
+import { openDatabase, type Database } from './core/db/index.js';
+import { migrate } from './core/db/migrate.js';
+import { TokenService } from './core/auth/tokens.js';
+import { GrantCache, listenForCacheChanges, OrgCache } from './core/context.js';
+import { ApiLogWriter, installPipeline } from './core/pipeline.js';
+import { registerAuthRoutes } from './core/auth/routes.js';
+import { Registry } from './resources/registry.js';
+import { syncTables } from './resources/sync.js';
+import { ResourceEngine } from './resources/engine.js';
+import { registerSystemRoutes } from './modules/system/routes.js';
+import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
+import { registerBasicModule } from './modules/basic/index.js';
+
+export interface Kernel {
+  config: ServerConfig;
+  database: Database;
+  embedded?: EmbeddedDb;
+  registry: Registry;
+  engine: ResourceEngine;
+  tokens: TokenService;
+  org: OrgCache;
+  grants: GrantCache;
+  apiLog: ApiLogWriter;
+  listener: pg.Client;
+  seed: SeedResult;
+  close(): Promise<void>;
+}
+
+/** Starts everything below HTTP. `log` receives progress lines. */
+export async function startKernel(config: ServerConfig, log: (line: string) => void = () => undefined): Promise<Kernel> {
+  const secrets = loadOrCreateSecrets(config.dataDir);
+  let embedded: EmbeddedDb | undefined;
+  let url = config.databaseUrl;
+  if (!url) {
+    log(`starting the embedded PostgreSQL in ${path.join(config.dataDir, 'pg')} ...`);
+    embedded = await startEmbedded({ dataDir: config.dataDir, port: config.pgPort, password: secrets.pgPassword, log: (l) => /FATAL|ERROR|PANIC/.test(l) && log(`[pg] ${l}`) });
+    url = embedded.url;
+  }
+  const database = openDatabase(url, config.timeZone);
+  try {
+    const applied = await migrate(database.db);
+    if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
+    const registry = Registry.loadFolder();
+    const report = await syncTables(database.db, registry.resources.values());
+    if (report.created.length || report.added.length) log(`tables synced: created ${report.created.join(', ') || 'none'}; columns added ${report.added.length}`);
+    const seed = await seedIfEmpty(database.db, config.dataDir);
+    const regions = await seedRegionsIfEmpty(database.db);
+    if (regions) log(`regions seeded: ${regions} (GB/T 2260)`);
+    const listener = new pg.Client({ connectionString: url });
+    await listener.connect();
+    const tokens = new TokenService(secrets.jwtKey, database.db);
+    await tokens.start(listener);
+    const org = new OrgCache(database.db);
+    const grants = new GrantCache(database.db);
+    await listenForCacheChanges(listener, org, grants);
+    const engine = new ResourceEngine(database.db, registry, org, grants, config.countBound);
+    const apiLog = new ApiLogWriter(database.db);
+    const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
+    purge.unref();
+    return {
+      config, database, embedded, registry, engine, tokens, org, grants, apiLog, listener, seed,
+      async close() {
+        clearInterval(purge);
+        await apiLog.close();
+        await listener.end().catch(() => undefined);
+        await database.close();
+        if (embedded) await embedded.stop();
+      },
+    };
+  } catch (e) {
+    await database.close().catch(() => undefined);
+    if (embedded) await embedded.stop().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The Fastify app over a started kernel (not listening yet). */
+export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ? { level: 'warn' } : false,
+    bodyLimit: k.config.bodyLimit,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false } },
+  });
+  await app.register(formbody, { bodyLimit: k.config.bodyLimit });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Kechuang API', description: 'Research and innovation management platform (科创)', version: '0.1.0' },
+      components: { securitySchemes: { bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth' } } },
+    },
+  });
+  installPipeline(app, { db: k.database.db, tokens: k.tokens, apiLog: k.apiLog });
+  registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
+  registerSystemRoutes(app, k.database.db);
+  registerBasicModule(app, k.engine);
+  k.engine.mount(app);
+  app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+
+  // the client build, when there is one (the client issue adds it); API paths stay JSON 404s
+  const clientDir = path.join(repoRoot, 'dist/client');
+  if (fs.existsSync(path.join(clientDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false });
+    app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
+      if (req.url.startsWith('/api/')) return reply.callNotFound();
+      return reply.sendFile('index.html');
+    });
+  }
+  return app;
+}

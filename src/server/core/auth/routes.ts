@@ -1,0 +1,210 @@
+/**
+ * Login and session endpoints (spec 000 §4, §7, §8; DESIGN §6):
+ *
+ * - `POST /api/blade-auth/oauth/token` — grant types `password`, `captcha` (headers `Captcha-Key`,
+ *   `Captcha-Code`) and `refresh_token`; parameters `username`, `password`, `tenantId`, `grant_type`,
+ *   `refresh_token` from the query or the body (form or JSON); tenant from the `Tenant-Id` header or
+ *   `tenantId` (default 000000); the client from `Authorization: Basic base64(clientId:clientSecret)`.
+ *   Success answers the OAuth-style object (not the envelope, as the original): `access_token, refresh_token,
+ *   token_type, expires_in, tenant_id, user_id, dept_id, role_id, role_name, account, user_name, nick_name,
+ *   real_name, avatar`. Failures answer the envelope plus `error_description` (what the original clients read).
+ *   Wrong password → 400 用户名或密码错误; wrong/reused captcha → 400 验证码不正确; the 5th failure in a row
+ *   locks the account for 30 minutes (the message says so); unknown client → 401.
+ * - `GET /api/blade-auth/oauth/captcha` — `{key, image}`; under NODE_ENV=test only, header `X-Test-Captcha`.
+ * - `GET /api/blade-auth/oauth/logout` — revokes the session (refresh family and access token).
+ * - `GET /api/blade-auth/oauth/user-info`, `GET /api/blade-user/info` — the signed-in user.
+ *
+ * Both public endpoints are rate limited per IP (`LOGIN_RATE_MAX` per minute).
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sql, type Db } from '../db/index.js';
+import { ApiError, ok } from '../envelope.js';
+import type { TokenService } from './tokens.js';
+import { checkCaptcha, createCaptcha } from './captcha.js';
+import { verifyPassword } from './password.js';
+import type { ServerConfig } from '../config.js';
+
+export const MAX_FAILED_LOGINS = 5;
+export const LOCK_MINUTES = 30;
+export const DEFAULT_TENANT = '000000';
+
+interface ClientRow {
+  client_id: string;
+  client_secret: string;
+  authorized_grant_types: string;
+  access_token_validity: number;
+  refresh_token_validity: number;
+}
+
+interface UserRow {
+  id: string;
+  tenant_id: string;
+  account: string;
+  password: string;
+  name: string | null;
+  real_name: string | null;
+  avatar: string | null;
+  dept_id: string | null;
+  status: number;
+  fail_count: number;
+  lock_minutes_left: number | null;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const ha = crypto.createHash('sha256').update(a).digest();
+  const hb = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(ha, hb);
+}
+
+/** Client lookup with a 30 s cache (the token endpoint is rate limited, but a client row rarely changes). */
+class ClientCache {
+  private cache = new Map<string, { at: number; row: ClientRow | null }>();
+  constructor(private readonly db: Db) {}
+  async get(clientId: string): Promise<ClientRow | null> {
+    const hit = this.cache.get(clientId);
+    if (hit && Date.now() - hit.at < 30_000) return hit.row;
+    const r = await sql<ClientRow>`SELECT client_id, client_secret, authorized_grant_types, access_token_validity, refresh_token_validity
+                                     FROM blade_client WHERE client_id = ${clientId} AND is_deleted = 0 AND status = 1`.execute(this.db);
+    const row = r.rows[0] ?? null;
+    this.cache.set(clientId, { at: Date.now(), row });
+    return row;
+  }
+}
+
+export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens: TokenService; config: ServerConfig }): void {
+  const { db, tokens, config } = deps;
+  const clients = new ClientCache(db);
+  const rateLimit = { max: config.loginRateMax, timeWindow: '1 minute' };
+
+  async function authenticateClient(req: FastifyRequest): Promise<ClientRow> {
+    const auth = header(req, 'authorization') ?? '';
+    const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(auth.trim());
+    if (!m) throw new ApiError(401, 'unknownClient');
+    const decoded = Buffer.from(m[1], 'base64').toString('utf8');
+    const i = decoded.indexOf(':');
+    if (i <= 0) throw new ApiError(401, 'unknownClient');
+    const client = await clients.get(decoded.slice(0, i));
+    if (!client || !sameSecret(client.client_secret, decoded.slice(i + 1))) throw new ApiError(401, 'unknownClient');
+    return client;
+  }
+
+  async function loadUser(where: { tenantId: string; account?: string; id?: string }): Promise<UserRow | null> {
+    const r = await sql<UserRow>`
+      SELECT id, tenant_id, account, password, name, real_name, avatar, dept_id, status, fail_count,
+             CASE WHEN lock_until > now() THEN ceil(extract(epoch FROM lock_until - now()) / 60)::int END AS lock_minutes_left
+        FROM blade_user
+       WHERE tenant_id = ${where.tenantId} AND is_deleted = 0
+         AND ${where.id ? sql`id = ${where.id}::bigint` : sql`account = ${where.account ?? ''}`}`.execute(db);
+    return r.rows[0] ?? null;
+  }
+
+  async function issue(user: UserRow, client: ClientRow, family?: string) {
+    const roles = await sql<{ id: string; role_alias: string; role_name: string }>`
+      SELECT r.id, r.role_alias, r.role_name FROM blade_user_role ur JOIN blade_role r ON r.id = ur.role_id
+       WHERE ur.user_id = ${user.id} AND r.is_deleted = 0 ORDER BY r.sort, r.id`.execute(db);
+    const claims = {
+      tenant_id: user.tenant_id,
+      user_id: user.id,
+      dept_id: user.dept_id ?? '',
+      role_id: roles.rows.map((r) => r.id).join(','),
+      role_name: roles.rows.map((r) => r.role_alias).join(','),
+      account: user.account,
+      user_name: user.account,
+      nick_name: user.name ?? user.account,
+      real_name: user.real_name ?? user.account,
+      client_id: client.client_id,
+    };
+    const { token, jti } = await tokens.signAccess(claims, client.access_token_validity);
+    const refresh = await tokens.issueRefresh({ tenantId: user.tenant_id, userId: user.id, clientId: client.client_id, accessJti: jti, family }, client.refresh_token_validity);
+    return {
+      access_token: token,
+      refresh_token: refresh,
+      token_type: 'bearer',
+      expires_in: client.access_token_validity,
+      ...claims,
+      avatar: user.avatar ?? '',
+      license: 'kechuang',
+    };
+  }
+
+  app.post('/api/blade-auth/oauth/token', { config: { public: true, rateLimit }, schema: { tags: ['auth'], summary: 'Log in or refresh the token' } }, async (req, reply) => {
+    const client = await authenticateClient(req);
+    const params: Record<string, unknown> = { ...((req.query as object) ?? {}), ...((req.body && typeof req.body === 'object' ? req.body : {}) as object) };
+    const str = (k: string) => (typeof params[k] === 'string' ? (params[k] as string) : undefined);
+    const grant = str('grant_type') ?? 'password';
+    const tenantId = header(req, 'tenant-id') || str('tenantId') || DEFAULT_TENANT;
+    const grants = client.authorized_grant_types.split(',').map((s) => s.trim());
+    if (!grants.includes(grant) || !['password', 'captcha', 'refresh_token'].includes(grant)) throw new ApiError(400, 'unsupportedGrant', { grant });
+
+    if (grant === 'refresh_token') {
+      const rt = str('refresh_token');
+      const used = rt ? await tokens.consumeRefresh(rt, client.client_id) : null;
+      if (!used || used.tenantId !== tenantId) throw new ApiError(400, 'refreshInvalid');
+      const user = await loadUser({ tenantId, id: used.userId });
+      if (!user || user.status !== 1) throw new ApiError(400, 'refreshInvalid');
+      return reply.send(await issue(user, client, used.family));
+    }
+
+    if (grant === 'captcha' && !(await checkCaptcha(db, header(req, 'captcha-key'), header(req, 'captcha-code')))) {
+      throw new ApiError(400, 'badCaptcha');
+    }
+    const tenant = await sql<{ ok: boolean }>`SELECT (expire_time IS NULL OR expire_time > now()) AS ok FROM blade_tenant
+                                                WHERE tenant_id = ${tenantId} AND is_deleted = 0 AND status = 1`.execute(db);
+    if (!tenant.rows[0]?.ok) throw new ApiError(400, 'tenantMissing');
+    const username = str('username') ?? '';
+    const password = str('password') ?? '';
+    const user = username && password ? await loadUser({ tenantId, account: username }) : null;
+    if (!user) throw new ApiError(400, 'badCredentials');
+    if (user.lock_minutes_left) throw new ApiError(400, 'accountLocked', { minutes: user.lock_minutes_left });
+    if (!(await verifyPassword(user.password, password))) {
+      const r = await sql<{ fail_count: number; locked: boolean }>`
+        UPDATE blade_user SET
+          fail_count = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN 0 ELSE fail_count + 1 END,
+          lock_until = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE lock_until END
+        WHERE id = ${user.id}::bigint
+        RETURNING fail_count, (lock_until > now()) AS locked`.execute(db);
+      if (r.rows[0]?.locked) throw new ApiError(400, 'accountLocked', { minutes: LOCK_MINUTES });
+      throw new ApiError(400, 'badCredentials');
+    }
+    if (user.status !== 1) throw new ApiError(400, 'accountDisabled');
+    if (user.fail_count > 0) await sql`UPDATE blade_user SET fail_count = 0, lock_until = NULL WHERE id = ${user.id}::bigint`.execute(db);
+    return reply.send(await issue(user, client));
+  });
+
+  app.get('/api/blade-auth/oauth/captcha', { config: { public: true, rateLimit }, schema: { tags: ['auth'], summary: 'A captcha image' } }, async (_req, reply) => {
+    const c = await createCaptcha(db);
+    // only a test server ever reveals the text (browser tests log in as a person does)
+    if (config.isTest) reply.header('X-Test-Captcha', c.text);
+    reply.header('Cache-Control', 'no-store');
+    return { key: c.key, image: c.image };
+  });
+
+  app.get('/api/blade-auth/oauth/logout', { schema: { tags: ['auth'], summary: 'Log out' } }, async (req) => {
+    const user = req.user!;
+    await tokens.revokeSession(user.jti, user.exp);
+    return ok(null, undefined, req.lang);
+  });
+
+  const userInfo = async (req: FastifyRequest) => {
+    const u = req.user!;
+    const r = await sql<Record<string, unknown>>`
+      SELECT u.id::text AS "userId", u.tenant_id AS "tenantId", u.account, u.name AS "nickName", u.real_name AS "realName",
+             u.avatar, u.email, u.phone, u.sex, u.dept_id::text AS "deptId", d.dept_name AS "deptName", u.is_perfect AS "isPerfect",
+             u.is_expert AS "isExpert", to_char(u.password_time, 'YYYY-MM-DD HH24:MI:SS') AS "passwordTime"
+        FROM blade_user u LEFT JOIN blade_dept d ON d.id = u.dept_id
+       WHERE u.id = ${u.userId}::bigint AND u.tenant_id = ${u.tenantId} AND u.is_deleted = 0`.execute(db);
+    if (!r.rows[0]) throw new ApiError(401, 'unauthorized');
+    const roles = await sql<{ id: string; roleName: string; roleAlias: string }>`
+      SELECT r.id::text AS id, r.role_name AS "roleName", r.role_alias AS "roleAlias" FROM blade_user_role ur
+        JOIN blade_role r ON r.id = ur.role_id WHERE ur.user_id = ${u.userId}::bigint AND r.is_deleted = 0 ORDER BY r.sort, r.id`.execute(db);
+    return ok({ ...r.rows[0], roles: roles.rows }, undefined, req.lang);
+  };
+  app.get('/api/blade-auth/oauth/user-info', { schema: { tags: ['auth'], summary: 'The signed-in user' } }, userInfo);
+  app.get('/api/blade-user/info', { schema: { tags: ['user'], summary: 'The signed-in user' } }, userInfo);
+}

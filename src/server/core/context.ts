@@ -1,0 +1,226 @@
+/**
+ * The request context: who is calling, in which tenant, as which role, and what that lets them see
+ * (DESIGN §5 pipeline: token → tenant and user context → API scope → data scope).
+ *
+ * - The user comes from the access token (`Blade-Auth: bearer <jwt>`).
+ * - A user may hold several roles and works as one at a time (spec 000 §6): the client names it in the
+ *   `Role-Id` header (or a `roleId` query parameter); it must be one of the token's roles (else 403). Without
+ *   it the user acts with all their roles.
+ * - Organisation facts (the company of a department, the departments of a company, a department's subtree)
+ *   come from `OrgCache`; role grants (menus, buttons, data scopes) from `GrantCache`. Both are cached per
+ *   tenant/role for 30 s and dropped at once on a `kc_cache` notification, so every node sees changes.
+ */
+import type pg from 'pg';
+import type { Db } from './db/index.js';
+import { sql } from './db/index.js';
+import type { TokenClaims } from './auth/tokens.js';
+import { ApiError } from './envelope.js';
+
+export const ADMIN_ALIAS = 'administrator';
+
+export interface AuthUser {
+  tenantId: string;
+  userId: string;
+  deptId: string;
+  account: string;
+  userName: string;
+  realName: string;
+  nickName: string;
+  clientId: string;
+  jti: string;
+  exp: number;
+  roleIds: string[];
+  roleAliases: string[];
+  /** The roles this request acts with: the chosen one, or all. */
+  activeRoleIds: string[];
+  activeRoleAliases: string[];
+  /** True when an active role is the administrator. */
+  isAdmin: boolean;
+}
+
+/** Builds the user of a request from verified token claims and the requested role (undefined = all roles). */
+export function userFromClaims(c: TokenClaims, requestedRoleId: string | undefined): AuthUser {
+  const roleIds = c.role_id ? c.role_id.split(',') : [];
+  const roleAliases = c.role_name ? c.role_name.split(',') : [];
+  let activeRoleIds = roleIds;
+  let activeRoleAliases = roleAliases;
+  if (requestedRoleId) {
+    const i = roleIds.indexOf(requestedRoleId);
+    if (i < 0) throw new ApiError(403, 'forbidden');
+    activeRoleIds = [roleIds[i]];
+    activeRoleAliases = [roleAliases[i]];
+  }
+  return {
+    tenantId: c.tenant_id,
+    userId: c.user_id,
+    deptId: c.dept_id,
+    account: c.account,
+    userName: c.user_name,
+    realName: c.real_name,
+    nickName: c.nick_name,
+    clientId: c.client_id,
+    jti: c.jti,
+    exp: c.exp,
+    roleIds,
+    roleAliases,
+    activeRoleIds,
+    activeRoleAliases,
+    isAdmin: activeRoleAliases.includes(ADMIN_ALIAS),
+  };
+}
+
+interface DeptNode {
+  id: string;
+  parentId: string;
+  category: number;
+}
+
+const TTL_MS = 30_000;
+
+/** Departments of each tenant, for company and subtree questions. */
+export class OrgCache {
+  private readonly byTenant = new Map<string, { at: number; depts: Map<string, DeptNode>; children: Map<string, string[]> }>();
+  constructor(private readonly db: Db) {}
+
+  invalidate(tenantId?: string): void {
+    if (tenantId) this.byTenant.delete(tenantId);
+    else this.byTenant.clear();
+  }
+
+  private async load(tenantId: string) {
+    const hit = this.byTenant.get(tenantId);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit;
+    const rows = await sql<{ id: string; parent_id: string; dept_category: number }>`
+      SELECT id, parent_id, dept_category FROM blade_dept WHERE tenant_id = ${tenantId} AND is_deleted = 0`.execute(this.db);
+    const depts = new Map<string, DeptNode>();
+    const children = new Map<string, string[]>();
+    for (const r of rows.rows) {
+      depts.set(r.id, { id: r.id, parentId: r.parent_id, category: r.dept_category });
+      const list = children.get(r.parent_id) ?? [];
+      list.push(r.id);
+      children.set(r.parent_id, list);
+    }
+    const entry = { at: Date.now(), depts, children };
+    this.byTenant.set(tenantId, entry);
+    return entry;
+  }
+
+  /** The company (nearest department of category 1, itself included) that `deptId` belongs to, or null. */
+  async companyOf(tenantId: string, deptId: string): Promise<string | null> {
+    const { depts } = await this.load(tenantId);
+    let cur = depts.get(deptId);
+    const seen = new Set<string>();
+    while (cur && !seen.has(cur.id)) {
+      if (cur.category === 1) return cur.id;
+      seen.add(cur.id);
+      cur = depts.get(cur.parentId);
+    }
+    return null;
+  }
+
+  /** `deptId` and every department below it. */
+  async subtree(tenantId: string, deptId: string): Promise<string[]> {
+    const { children } = await this.load(tenantId);
+    const out: string[] = [];
+    const stack = [deptId];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (out.includes(id)) continue;
+      out.push(id);
+      stack.push(...(children.get(id) ?? []));
+    }
+    return out;
+  }
+
+  /**
+   * The departments of company `companyId`: the company and its departments, not those of companies nested
+   * below it (a subsidiary is its own company: spec 001 §6 'a company sees its own records').
+   */
+  async companyDepts(tenantId: string, companyId: string): Promise<string[]> {
+    const { depts, children } = await this.load(tenantId);
+    const out: string[] = [];
+    const stack = [companyId];
+    while (stack.length) {
+      const id = stack.pop()!;
+      if (out.includes(id)) continue;
+      out.push(id);
+      for (const c of children.get(id) ?? []) if (depts.get(c)?.category !== 1) stack.push(c);
+    }
+    return out;
+  }
+}
+
+/** A data scope granted to a role for one resource (blade_scope_data). */
+export interface DataScope {
+  resourceCode: string;
+  scopeColumn: string;
+  /** 1 all, 2 own records, 3 own department, 4 own department and below, 5 custom department list */
+  scopeType: number;
+  scopeValue: string | null;
+}
+
+interface RoleGrants {
+  at: number;
+  codes: Set<string>;
+  dataScopes: DataScope[];
+}
+
+/** What each role is granted: menu and button codes (blade_role_menu) and data scopes (blade_role_scope). */
+export class GrantCache {
+  private readonly byRole = new Map<string, RoleGrants>();
+  constructor(private readonly db: Db) {}
+
+  invalidate(): void {
+    this.byRole.clear();
+  }
+
+  private async load(roleId: string): Promise<RoleGrants> {
+    const hit = this.byRole.get(roleId);
+    if (hit && Date.now() - hit.at < TTL_MS) return hit;
+    const menus = await sql<{ code: string }>`
+      SELECT m.code FROM blade_role_menu rm JOIN blade_menu m ON m.id = rm.menu_id
+       WHERE rm.role_id = ${roleId} AND m.is_deleted = 0`.execute(this.db);
+    const scopes = await sql<{ resource_code: string; scope_column: string; scope_type: number; scope_value: string | null }>`
+      SELECT s.resource_code, s.scope_column, s.scope_type, s.scope_value
+        FROM blade_role_scope rs JOIN blade_scope_data s ON s.id = rs.scope_id
+       WHERE rs.role_id = ${roleId} AND rs.scope_category = 1 AND s.is_deleted = 0`.execute(this.db);
+    const g: RoleGrants = {
+      at: Date.now(),
+      codes: new Set(menus.rows.map((r) => r.code)),
+      dataScopes: scopes.rows.map((r) => ({ resourceCode: r.resource_code, scopeColumn: r.scope_column, scopeType: r.scope_type, scopeValue: r.scope_value })),
+    };
+    this.byRole.set(roleId, g);
+    return g;
+  }
+
+  /** True when one of `roleIds` is granted the menu or button `code`. */
+  async hasCode(roleIds: string[], code: string): Promise<boolean> {
+    for (const r of roleIds) if ((await this.load(r)).codes.has(code)) return true;
+    return false;
+  }
+
+  /**
+   * The data scopes `roleIds` hold on `resourceCode`. An empty list means some role has no scope for the
+   * resource, which (as in BladeX) means no row restriction; roles combine by union, so one unrestricted
+   * role lifts the restriction.
+   */
+  async dataScopes(roleIds: string[], resourceCode: string): Promise<DataScope[]> {
+    const out: DataScope[] = [];
+    for (const r of roleIds) {
+      const s = (await this.load(r)).dataScopes.filter((d) => d.resourceCode === resourceCode);
+      if (s.length === 0 || s.some((d) => d.scopeType === 1)) return [];
+      out.push(...s);
+    }
+    return out;
+  }
+}
+
+/** Subscribes both caches to `kc_cache` notifications (payload `org:<tenantId>` or `grants`). */
+export async function listenForCacheChanges(listener: pg.Client, org: OrgCache, grants: GrantCache): Promise<void> {
+  listener.on('notification', (n) => {
+    if (n.channel !== 'kc_cache' || !n.payload) return;
+    if (n.payload.startsWith('org:')) org.invalidate(n.payload.slice(4));
+    else if (n.payload === 'grants') grants.invalidate();
+  });
+  await listener.query('LISTEN kc_cache');
+}

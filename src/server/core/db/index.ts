@@ -1,0 +1,60 @@
+/**
+ * The database handle: a `pg` pool wrapped by Kysely (DESIGN §2 SQL), plus how values cross the boundary.
+ *
+ * Value conventions (DESIGN §6):
+ * - `bigint` (int8) comes back as a string: snowflake ids exceed 2^53 and are strings in JSON.
+ * - `numeric` comes back as a JS number (amounts and measures in this domain fit a double).
+ * - `date` comes back as `yyyy-MM-dd`; `timestamptz` as `yyyy-MM-dd HH:mm:ss` in the configured time zone
+ *   (every connection sets `TimeZone`, so the text form PostgreSQL sends is already local time).
+ */
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+
+/** Kysely with untyped tables: resource tables are created from schemas at run time. */
+export type Db = Kysely<any>;
+
+const types = {
+  getTypeParser(oid: number, format?: any) {
+    switch (oid) {
+      case 20: // int8
+      case 1700: // numeric
+        return oid === 20 ? (v: string) => v : (v: string) => Number(v);
+      case 1082: // date
+        return (v: string) => v;
+      case 1114: // timestamp
+      case 1184: // timestamptz: "2026-11-22 17:37:14.123+08" → "2026-11-22 17:37:14"
+        return (v: string) => v.slice(0, 19);
+      default:
+        return pg.types.getTypeParser(oid, format);
+    }
+  },
+};
+
+export interface Database {
+  db: Db;
+  pool: pg.Pool;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Opens a pool of at most `max` connections (default 20) to `url`, each in time zone `timeZone`. */
+export function openDatabase(url: string, timeZone: string, max = 20): Database {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: types as any,
+    options: `-c TimeZone=${timeZone} -c statement_timeout=60000`,
+  });
+  pool.on('error', (e) => console.error('[db] idle client error:', e.message));
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    db,
+    pool,
+    url,
+    close: async () => {
+      await db.destroy();
+    },
+  };
+}
+
+export { sql };

@@ -1,0 +1,25 @@
+/**
+ * Runs the core migrations (Kysely's Migrator, `kysely_migration` table) under a PostgreSQL advisory lock,
+ * so several API nodes starting at once migrate exactly once. Migrations are listed here in order;
+ * they only ever go forward.
+ */
+import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import type { Db } from './index.js';
+import * as m0001 from './migrations/0001_core.js';
+
+const migrations: Record<string, Migration> = {
+  '0001_core': m0001,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies pending migrations; throws with the failing migration's name and error. */
+export async function migrate(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,162 @@
+/**
+ * The request pipeline (DESIGN §5): language → token → user context → route → envelope → API log, and the
+ * error handler that turns every failure into the envelope with the right status.
+ *
+ * - `Blade-Auth: bearer <jwt>` sets `request.user` (null when absent); a present but invalid, expired or
+ *   revoked token answers 401 on routes that are not public (`config: { public: true }`).
+ * - `Accept-Language` picks zh (default) or en for messages.
+ * - Errors: `ApiError` → its code; Fastify's body/JSON/validation errors → 400 (413 too: an oversized body
+ *   is the caller's mistake); rate limit → 429; anything else → 500 with an error id, the stack stored in
+ *   `blade_log_error` and never sent.
+ * - Every request under /api is written to `blade_log_api` (method, path, user, tenant, ip, duration,
+ *   status), buffered and inserted in batches once a second so logging stays off the hot path.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from './db/index.js';
+import { sql } from './db/index.js';
+import { ApiError, ValidationError } from './envelope.js';
+import { nextId } from './ids.js';
+import { userFromClaims } from './context.js';
+import type { TokenService } from './auth/tokens.js';
+import { langFromHeader, t } from '../../shared/i18n/messages.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    public?: boolean;
+  }
+}
+
+interface ApiLogEntry {
+  id: string;
+  tenant_id: string | null;
+  method: string;
+  request_uri: string;
+  params: string | null;
+  status_code: number;
+  remote_ip: string;
+  user_agent: string | null;
+  time: number;
+  user_id: string | null;
+  create_by: string | null;
+}
+
+/** Buffers API log rows and writes them in multi-row inserts. */
+export class ApiLogWriter {
+  private buf: ApiLogEntry[] = [];
+  private timer: NodeJS.Timeout;
+  constructor(private readonly db: Db) {
+    this.timer = setInterval(() => void this.flush(), 1000);
+    this.timer.unref();
+  }
+  push(e: ApiLogEntry): void {
+    this.buf.push(e);
+    if (this.buf.length >= 500) void this.flush();
+  }
+  async flush(): Promise<void> {
+    if (this.buf.length === 0) return;
+    const rows = this.buf;
+    this.buf = [];
+    try {
+      await this.db.insertInto('blade_log_api').values(rows).execute();
+    } catch (e) {
+      console.error('[api-log] could not write', rows.length, 'entries:', (e as Error).message);
+    }
+  }
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}
+
+function clientIp(req: FastifyRequest): string {
+  return req.ip;
+}
+
+/** Installs language, authentication, logging and error handling on `app`. */
+export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: TokenService; apiLog: ApiLogWriter }): void {
+  app.decorateRequest('user', null);
+  app.decorateRequest('lang', 'zh');
+
+  app.addHook('onRequest', async (req) => {
+    req.lang = langFromHeader(req.headers['accept-language']);
+    const header = req.headers['blade-auth'];
+    const raw = Array.isArray(header) ? header[0] : header;
+    if (!raw) return;
+    const token = raw.replace(/^bearer\s+/i, '').trim();
+    const claims = token ? await deps.tokens.verifyAccess(token) : null;
+    if (!claims) {
+      if (req.routeOptions.config?.public) return;
+      throw new ApiError(401, 'unauthorized');
+    }
+    const roleHeader = req.headers['role-id'];
+    const roleId = (Array.isArray(roleHeader) ? roleHeader[0] : roleHeader) || undefined;
+    req.user = userFromClaims(claims, roleId);
+  });
+
+  app.addHook('preHandler', async (req) => {
+    if (!req.routeOptions.config?.public && !req.user && req.routeOptions.url) throw new ApiError(401, 'unauthorized');
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.url.startsWith('/api/')) return;
+    const [path, qs] = req.url.split('?');
+    deps.apiLog.push({
+      id: nextId(),
+      tenant_id: req.user?.tenantId ?? null,
+      method: req.method,
+      request_uri: path.slice(0, 2000),
+      // query strings may carry passwords on the token endpoint: never store those
+      params: qs && !path.includes('/oauth/') ? qs.slice(0, 2000) : null,
+      status_code: reply.statusCode,
+      remote_ip: clientIp(req),
+      user_agent: (req.headers['user-agent'] ?? '').slice(0, 1000) || null,
+      time: Math.round(reply.elapsedTime),
+      user_id: req.user?.userId ?? null,
+      create_by: req.user?.account ?? null,
+    });
+  });
+
+  app.setNotFoundHandler(async (req, reply) => {
+    const lang = langFromHeader(req.headers['accept-language']);
+    return reply.code(404).send({ code: 404, success: false, data: null, msg: t('routeNotFound', lang, { path: req.url.split('?')[0] }) });
+  });
+
+  app.setErrorHandler(async (err: FastifyError | ApiError, req, reply: FastifyReply) => {
+    const lang = req.lang ?? langFromHeader(req.headers['accept-language']);
+    if (err instanceof ValidationError) {
+      return reply.code(400).send({ code: 400, success: false, data: err.fieldList(lang), msg: err.localized(lang) });
+    }
+    if (err instanceof ApiError) {
+      const body: Record<string, unknown> = { code: err.code, success: false, data: err.data, msg: err.localized(lang) };
+      return reply.code(err.code).send(body);
+    }
+    const fe = err as FastifyError;
+    if (fe.validation) {
+      const first = fe.validation[0];
+      const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.') || String((first?.params as any)?.missingProperty ?? '');
+      const msg = t('badParam', lang, { param: field || fe.validationContext || 'body' });
+      return reply.code(400).send({ code: 400, success: false, data: [{ field, message: msg }], msg });
+    }
+    if (fe.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(400).send({ code: 400, success: false, data: null, msg: t('bodyTooLarge', lang, { limit: app.initialConfig.bodyLimit }) });
+    }
+    if (fe.statusCode === 429) {
+      return reply.code(429).send({ code: 429, success: false, data: null, msg: t('tooManyRequests', lang) });
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      const msg = fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || /JSON/.test(fe.message) ? t('badJson', lang) : t('failure', lang);
+      return reply.code(400).send({ code: 400, success: false, data: null, msg });
+    }
+    const errorId = nextId();
+    req.log.error({ err, errorId }, 'unhandled error');
+    try {
+      await sql`INSERT INTO blade_log_error (id, tenant_id, method, request_uri, params, remote_ip, user_agent, exception_name, message, stack_trace, user_id, create_by)
+                VALUES (${errorId}, ${req.user?.tenantId ?? null}, ${req.method}, ${req.url.split('?')[0].slice(0, 2000)}, ${null}, ${clientIp(req)},
+                        ${(req.headers['user-agent'] ?? '').slice(0, 1000)}, ${(err as Error).name ?? 'Error'}, ${(err as Error).message ?? String(err)},
+                        ${(err as Error).stack ?? null}, ${req.user?.userId ?? null}, ${req.user?.account ?? null})`.execute(deps.db);
+    } catch (e) {
+      req.log.error({ err: e }, 'could not write the error log');
+    }
+    return reply.code(500).send({ code: 500, success: false, data: { errorId }, msg: t('serverError', lang, { errorId }) });
+  });
+}

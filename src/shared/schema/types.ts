@@ -1,0 +1,126 @@
+/**
+ * Types of the resource schema (DESIGN §4), the metadata one file of `schemas/` holds. The authoritative
+ * definition is the meta-schema `schemas/_meta/resource.schema.json`; these types mirror it for code.
+ */
+
+/** The generic endpoints a resource may mount under its `api` (DESIGN §5). */
+export type EndpointName =
+  | 'list'
+  | 'page'
+  | 'detail'
+  | 'submit'
+  | 'remove'
+  | 'select'
+  | 'myList'
+  | 'list-for-myCompany'
+  | 'tree'
+  | 'lazy-tree';
+
+/** A validation rule of a field, as Formily's `x-validator` entries, with the en text beside the zh one. */
+export interface FieldRule {
+  required?: boolean;
+  maxLength?: number;
+  minLength?: number;
+  max?: number;
+  min?: number;
+  maximum?: number;
+  minimum?: number;
+  pattern?: string;
+  format?: string;
+  message?: string;
+  messageEn?: string;
+  triggerType?: 'onInput' | 'onFocus' | 'onBlur';
+}
+
+/** One reaction of Formily's `x-reactions` (the passive form: dependencies → state). */
+export interface FieldReaction {
+  dependencies?: string[];
+  fulfill?: {
+    state?: Record<string, unknown>;
+    schema?: Record<string, unknown>;
+  };
+  otherwise?: FieldReaction['fulfill'];
+  when?: string;
+}
+
+/** A node of a Formily form schema: a field (`type` string, number ...) or a layout node (`type: void`). */
+export interface FormNode {
+  type?: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'void';
+  title?: string;
+  titleEn?: string;
+  description?: string;
+  descriptionEn?: string;
+  default?: unknown;
+  enum?: Array<string | number | boolean | { label: string; labelEn?: string; value: string | number | boolean }>;
+  format?: string;
+  maxLength?: number;
+  minLength?: number;
+  maximum?: number;
+  minimum?: number;
+  maxItems?: number;
+  pattern?: string;
+  required?: boolean;
+  properties?: Record<string, FormNode>;
+  items?: FormNode;
+  'x-index'?: number;
+  'x-component'?: string;
+  'x-component-props'?: Record<string, unknown>;
+  'x-decorator'?: string;
+  'x-decorator-props'?: Record<string, unknown>;
+  'x-validator'?: FieldRule | FieldRule[];
+  'x-reactions'?: FieldReaction | FieldReaction[];
+  'x-display'?: 'visible' | 'hidden' | 'none';
+  'x-pattern'?: 'editable' | 'disabled' | 'readOnly' | 'readPretty';
+  'x-content'?: unknown;
+  /** Column overrides for table sync: another column name, or an explicit SQL type. */
+  'x-column'?: { name?: string; type?: string };
+  [key: `x-${string}`]: unknown;
+}
+
+export interface ListSpec {
+  columns?: Array<{ field: string; width?: number; sortable?: boolean; ellipsis?: boolean }>;
+  search?: Array<{ field: string; operator?: 'like' | 'equal' | 'daterange' }>;
+  toolbar?: string[];
+  rowActions?: string[];
+  /** Default sort, e.g. "-createTime" (minus = descending). */
+  defaultSort?: string;
+}
+
+export interface TreeSpec {
+  /** The field holding the parent's key (e.g. parentId, parentCode). */
+  parentField: string;
+  /** The field shown as the node title. */
+  labelField: string;
+  /** The parent value of root nodes (e.g. "0" or "00"). */
+  rootValue: string;
+  /** The query parameter of lazy-tree (defaults to `parentField`). */
+  lazyParam?: string;
+}
+
+export interface ResourceSchema {
+  $schema?: string;
+  name: string;
+  title: string;
+  titleEn: string;
+  api: string;
+  table: string;
+  /** The identifying field; default `id` (a snowflake). Another key is a user-given string column. */
+  key?: string;
+  scope?: { tenant?: boolean; dataScope?: boolean };
+  endpoints: EndpointName[];
+  /** Menu code whose grants gate the endpoints (see `permissions`). */
+  menu?: string;
+  /**
+   * Required grant per operation: `read` (list, page, detail, select, tree), `myList`, `list-for-myCompany`,
+   * `add`, `edit`, `remove`. Defaults: read = menu, myList and list-for-myCompany = read, add/edit/remove =
+   * `<menu>_add`/`_edit`/`_delete`. `null` means any signed-in user of the tenant.
+   */
+  permissions?: Partial<Record<'read' | 'myList' | 'list-for-myCompany' | 'add' | 'edit' | 'remove', string | null>>;
+  /** Field shown as an option's label by `select`. */
+  labelField?: string;
+  tree?: TreeSpec;
+  form: FormNode & { type: 'object'; properties: Record<string, FormNode> };
+  list?: ListSpec;
+  detail?: FormNode;
+  actions?: Record<string, unknown>;
+}
