@@ -173,8 +173,12 @@ export class ResourceEngine {
     return res.rows;
   }
 
-  /** One page of `r` for `user` with the filters of `query`; `extra` adds conditions (myList ...). */
-  async page(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
+  /**
+   * The SQL of one page of `r` for `user` with the filters of `query`: the page query, the bounded count
+   * query and their shared parameters. `extra` adds conditions (myList ...). Exposed so the API benchmark's
+   * bare server runs exactly the SQL this engine runs.
+   */
+  async buildPageQuery(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
     const { current, size } = paging(query);
     const cond = new Conditions();
     await this.scope(r, user, cond, withDataScope);
@@ -185,7 +189,13 @@ export class ResourceEngine {
     const tbl = quote(r.schema.table);
     const pageSql = `SELECT ${this.selectList(r)} FROM ${tbl} WHERE ${where} ORDER BY ${order} LIMIT ${size} OFFSET ${(current - 1) * size}`;
     const countSql = `SELECT count(*)::int AS c FROM (SELECT 1 FROM ${tbl} WHERE ${where} LIMIT ${this.countBound + 1}) s`;
-    const [rows, count] = await Promise.all([this.query(pageSql, cond.params), this.query<{ c: number }>(countSql, cond.params)]);
+    return { pageSql, countSql, params: cond.params, current, size };
+  }
+
+  /** One page: `{records, total, size, current, pages}`, plus `totalBounded: true` when total hit the bound. */
+  async page(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
+    const { pageSql, countSql, params, current, size } = await this.buildPageQuery(r, user, query, extra, withDataScope);
+    const [rows, count] = await Promise.all([this.query(pageSql, params), this.query<{ c: number }>(countSql, params)]);
     const counted = count[0].c;
     const total = Math.min(counted, this.countBound);
     const result: Row = {
