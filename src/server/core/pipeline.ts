@@ -133,6 +133,9 @@ export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: To
     const fe = err as FastifyError;
     if (fe.validation) {
       const first = fe.validation[0];
+      if (fe.validationContext === 'body' && !first?.instancePath) {
+        return reply.code(400).send({ code: 400, success: false, data: null, msg: t('bodyNotObject', lang) });
+      }
       const field = (first?.instancePath ?? '').split('/').filter(Boolean).join('.') || String((first?.params as any)?.missingProperty ?? '');
       const msg = t('badParam', lang, { param: field || fe.validationContext || 'body' });
       return reply.code(400).send({ code: 400, success: false, data: [{ field, message: msg }], msg });

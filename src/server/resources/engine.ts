@@ -262,7 +262,7 @@ export class ResourceEngine {
 
   /** Insert or update from a request body; answers the saved record. */
   async submit(r: Resource, user: AuthUser, body: unknown, lang: Lang): Promise<Row> {
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'badJson');
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'bodyNotObject');
     const input: Row = { ...(body as Row) };
     for (const f of SYSTEM_FIELDS) delete input[f];
     const hooks = this.hookMap.get(r.schema.name) ?? {};

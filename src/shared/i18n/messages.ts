@@ -28,6 +28,7 @@ export const messages = {
   tooManyRequests: { zh: '请求过于频繁，请稍后再试', en: 'Too many requests, please try again later' },
   bodyTooLarge: { zh: '请求体过大，最大 {limit} 字节', en: 'The request body is too large (at most {limit} bytes)' },
   badJson: { zh: '请求体不是有效的 JSON', en: 'The request body is not valid JSON' },
+  bodyNotObject: { zh: '请求体必须是 JSON 对象', en: 'The request body must be a JSON object' },
   validationFailed: { zh: '数据校验失败', en: 'Validation failed' },
   unknownField: { zh: '未知字段: {field}', en: 'Unknown field: {field}' },
   unknownSortField: { zh: '不能按字段 {field} 排序', en: 'Cannot sort by field {field}' },
