@@ -144,7 +144,7 @@ describe('add, update, detail, list, remove', () => {
   let created: Json;
 
   it('adds a patent and answers the saved record (string id, dates as text, sub-forms kept)', async () => {
-    const body = { ...validPatent(`${TAG}-crud`, kygl.deptId), assignee: [{ name: '某粮油科技公司', transferType: '2', transferDate: '2025-08-01', amount: 35.5 }] };
+    const body: Json = { ...validPatent(`${TAG}-crud`, kygl.deptId), assignee: [{ name: '某粮油科技公司', transferType: '2', transferDate: '2025-08-01', amount: 35.5 }] };
     const res = await submit(body);
     expect(res.status).toBe(200);
     expect(res.body.msg).toBe('操作成功');

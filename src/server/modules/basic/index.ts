@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ResourceEngine } from '../../resources/engine.js';
+import type { PatentInput } from '../../../shared/generated/resources.js';
 
 /** Resources that carry the projectSource/projectId/projectName trio. */
 export const ACHIEVEMENT_RESOURCES = ['basic/patent'];
@@ -18,7 +19,9 @@ export function registerBasicModule(_app: FastifyInstance, engine: ResourceEngin
   for (const name of ACHIEVEMENT_RESOURCES) {
     if (!engine.registry.resources.has(name)) continue;
     engine.hooks(name, {
-      beforeSubmit({ record }) {
+      beforeSubmit(ctx) {
+        // every achievement type shares these three fields; the patent's generated type names them
+        const record = ctx.record as Pick<PatentInput, 'projectSource' | 'projectId'>;
         if (record.projectSource === 3) record.projectId = null;
       },
     });

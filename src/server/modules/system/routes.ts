@@ -187,8 +187,10 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
     const roots: unknown[] = [];
     for (const n of nodes.values()) {
       const p = nodes.get(n.parentId);
-      if (p) (p.children.push(n), (p.hasChildren = true));
-      else roots.push(n);
+      if (p) {
+        p.children.push(n);
+        p.hasChildren = true;
+      } else roots.push(n);
     }
     return ok(roots, undefined, req.lang);
   });
