@@ -432,23 +432,21 @@ describe('the request pipeline', () => {
   });
 
   it('never stores the query of the token endpoint (it may carry a password)', async () => {
-    const tokenRows = "request_uri = '/api/blade-auth/oauth/token'";
-    await s.kernel.apiLog.flush();
-    const before = await countRows(s, 'blade_log_api', tokenRows);
+    const agent = `kc-test-agent-${Date.now()}`;
     const res = await s.app.inject({
       method: 'POST',
       url: `/api/blade-auth/oauth/token?grant_type=password&username=kyry&password=${encodeURIComponent(s.password)}`,
-      headers: { authorization: 'Basic ' + Buffer.from('saber:saber_secret').toString('base64'), 'tenant-id': '000000' },
+      headers: { authorization: 'Basic ' + Buffer.from('saber:saber_secret').toString('base64'), 'tenant-id': '000000', 'user-agent': agent },
     });
     expect(res.statusCode).toBe(200);
-    let after = before;
-    for (let i = 0; i < 50 && after === before; i++) {
+    let rows: Json[] = [];
+    for (let i = 0; i < 50 && rows.length === 0; i++) {
       await s.kernel.apiLog.flush();
-      after = await countRows(s, 'blade_log_api', tokenRows);
-      if (after === before) await new Promise((r) => setTimeout(r, 100));
+      rows = (await s.kernel.database.pool.query('SELECT request_uri, params, status_code FROM blade_log_api WHERE user_agent = $1', [agent])).rows;
+      if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
     }
-    expect(after).toBe(before + 1); // the login was logged ...
-    expect(await countRows(s, 'blade_log_api', `${tokenRows} AND params IS NOT NULL`)).toBe(0); // ... without its query
+    // the login was logged, without its query
+    expect(rows).toEqual([{ request_uri: '/api/blade-auth/oauth/token', params: null, status_code: 200 }]);
     expect(await countRows(s, 'blade_log_api', 'params LIKE $1', [`%${s.password}%`])).toBe(0);
   });
 });
