@@ -3,7 +3,7 @@
  * and syncs the schemas, and seeds an empty database; `buildApp` creates the Fastify instance with the
  * pipeline, the auth, system and module routes and the generic resource endpoints.
  *
- * Tests build the same app over a test database (see tests/integration/setup.ts), so what they exercise is
+ * Tests build the same app over a test database (see tests/integration/global-setup.ts), so what they exercise is
  * what `npm start` serves.
  */
 import fs from 'node:fs';
@@ -29,6 +29,7 @@ import { ResourceEngine } from './resources/engine.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 import { registerBasicModule } from './modules/basic/index.js';
+import { registerRegionHooks } from './modules/system/region.js';
 
 export interface Kernel {
   config: ServerConfig;
@@ -114,6 +115,7 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
   registerSystemRoutes(app, k.database.db);
   registerBasicModule(app, k.engine);
+  registerRegionHooks(k.engine);
   k.engine.mount(app);
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

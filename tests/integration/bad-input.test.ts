@@ -58,6 +58,17 @@ describe('bodies', () => {
     expect(await stored()).toBe(before);
   });
 
+  it('impossible dates are a 400 in the field’s words, not a database error', async () => {
+    const before = await stored();
+    for (const d of ['2024-02-30', '2023-02-29', '0000-01-01', '2024-13-01']) {
+      const res = await submit({ ...validPatent('BI', kygl.deptId), applyDate: d });
+      expect(res.status, d).toBe(400);
+      expect(res.body.data, d).toEqual([{ field: 'applyDate', message: '申请日期格式不正确，应为 yyyy-MM-dd' }]);
+    }
+    expect((await submit({ ...validPatent('BI', kygl.deptId), applyDate: '2024-02-29' })).status).toBe(200);
+    expect(await stored()).toBe(before + 1);
+  });
+
   it('an oversized body: 400 请求体过大, nothing stored', async () => {
     const before = await stored();
     const res = await submit({ ...validPatent('BI', kygl.deptId), name: 'x'.repeat(100 * 1024) });

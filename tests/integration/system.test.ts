@@ -322,6 +322,38 @@ describe('regions', () => {
     expect(body.msg).toBe('区划编号只能是 2 到 12 位数字');
     expect(await countRows(s, 'blade_region', 'name = $1', ['坏编号'])).toBe(0);
   });
+
+  it('a region needs an existing parent, and takes its chain from it', async () => {
+    const orphan = await call(s, admin, 'POST', `${R}/submit`, { code: '990101', parentCode: '9901', name: '无主区' });
+    expect(orphan.status).toBe(400);
+    expect(orphan.body.data).toEqual([{ field: 'parentCode', message: '上级区划不存在' }]);
+    expect(await countRows(s, 'blade_region', 'code = $1', ['990101'])).toBe(0);
+    const add = await call(s, admin, 'POST', `${R}/submit`, { code: '440196', parentCode: '4401', name: '示例新区' });
+    expect(add.status).toBe(200);
+    expect(add.body.data).toMatchObject({
+      ancestors: '00,44,4401', regionLevel: 3, provinceCode: '44', provinceName: '广东省', cityCode: '4401', cityName: '广州市', districtCode: '440196', districtName: '示例新区',
+    });
+    expect((await call(s, admin, 'POST', `${R}/remove?ids=440196`)).status).toBe(200);
+  });
+
+  it('a code freed by a removal can be used again; a live code is refused in the field’s words', async () => {
+    const first = await call(s, admin, 'POST', `${R}/submit`, { code: '440195', parentCode: '4401', name: '甲区' });
+    expect(first.status).toBe(200);
+    expect((await call(s, admin, 'POST', `${R}/remove?ids=440195`)).status).toBe(200);
+    const again = await call(s, admin, 'POST', `${R}/submit`, { code: '440195', parentCode: '4401', name: '乙区' });
+    expect(again.status).toBe(200);
+    expect(again.body.data.name).toBe('乙区');
+    expect(await countRows(s, 'blade_region', 'code = $1', ['440195'])).toBe(1);
+    // submitting an existing live code updates it (the key identifies the region)
+    const upd = await call(s, admin, 'POST', `${R}/submit`, { code: '440195', parentCode: '4401', name: '丙区' });
+    expect(upd.body.data.name).toBe('丙区');
+    await call(s, admin, 'POST', `${R}/remove?ids=440195`);
+  });
+
+  it('repeated parameters are refused, not joined', async () => {
+    expect((await call(s, admin, 'GET', `${R}/lazy-tree?parentCode=11&parentCode=12`)).body.msg).toBe('参数 parentCode 的值无效');
+    expect((await call(s, admin, 'GET', '/api/blade-system/dict/dictionary?code=a&code=b')).body.msg).toBe('参数 code 的值无效');
+  });
 });
 
 describe('departments', () => {

@@ -5,7 +5,7 @@
  * `code` (200, 400, 401, 403, 404, 500; 499 = a failure the client does not toast). Default messages are
  * 操作成功 / 操作失败 (or their en text).
  *
- * Throw an `ApiError` from anywhere in a route; the error handler (`errors.ts`) turns it into the envelope.
+ * Throw an `ApiError` from anywhere in a route; the error handler (`pipeline.ts`) turns it into the envelope.
  */
 import { messages, t, type Lang, type MessageKey } from '../../shared/i18n/messages.js';
 

@@ -44,6 +44,7 @@ interface ApiLogEntry {
 export class ApiLogWriter {
   private buf: ApiLogEntry[] = [];
   private timer: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
   constructor(private readonly db: Db) {
     this.timer = setInterval(() => void this.flush(), 1000);
     this.timer.unref();
@@ -52,15 +53,19 @@ export class ApiLogWriter {
     this.buf.push(e);
     if (this.buf.length >= 500) void this.flush();
   }
-  async flush(): Promise<void> {
-    if (this.buf.length === 0) return;
+  /** Writes what is buffered; resolves once every earlier write has finished too. */
+  flush(): Promise<void> {
     const rows = this.buf;
     this.buf = [];
-    try {
-      await this.db.insertInto('blade_log_api').values(rows).execute();
-    } catch (e) {
-      console.error('[api-log] could not write', rows.length, 'entries:', (e as Error).message);
-    }
+    this.writing = this.writing.then(async () => {
+      if (rows.length === 0) return;
+      try {
+        await this.db.insertInto('blade_log_api').values(rows).execute();
+      } catch (e) {
+        console.error('[api-log] could not write', rows.length, 'entries:', (e as Error).message);
+      }
+    });
+    return this.writing;
   }
   async close(): Promise<void> {
     clearInterval(this.timer);

@@ -27,7 +27,7 @@ import type { Db } from '../core/db/index.js';
 import { ApiError, ValidationError, ok } from '../core/envelope.js';
 import { nextId } from '../core/ids.js';
 import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
-import { checkRequired, DATE_FORMAT_TEXT, nodeAtPath, ruleMessage, SYSTEM_FIELDS, type ColumnDef } from '../../shared/schema/derive.js';
+import { checkRequired, DATE_FORMAT_TEXT, labelOf, nodeAtPath, ruleMessage, SYSTEM_FIELDS, type ColumnDef } from '../../shared/schema/derive.js';
 import type { Lang } from '../../shared/i18n/messages.js';
 import { t } from '../../shared/i18n/messages.js';
 import type { Registry, Resource } from './registry.js';
@@ -320,10 +320,20 @@ export class ResourceEngine {
         set('create_user', `$${params.length - 1}::bigint`);
         set('create_dept', `$${params.length}::bigint`);
         set('update_user', `$${params.length - 1}::bigint`);
+        if (r.key !== 'id') {
+          // a user-given key freed by a logical delete can be used again: the deleted row gives way
+          const keyParam = [String(data[r.key])];
+          await this.query(`DELETE FROM ${quote(r.schema.table)} WHERE ${quote(r.keyColumn)} = $1 AND is_deleted = 1`, keyParam, trx);
+        }
         try {
           [row] = await this.query(`INSERT INTO ${quote(r.schema.table)} (${cols.join(', ')}) VALUES (${vals.join(', ')}) RETURNING *`, params, trx);
         } catch (e) {
-          if ((e as { code?: string }).code === '23505') throw new ValidationError([{ field: r.key, message: `${r.key} 已存在`, messageEn: `${r.key} already exists` }]);
+          if ((e as { code?: string }).code === '23505') {
+            const node = r.fields.find((f) => f.name === r.key)?.node ?? {};
+            throw new ValidationError([
+              { field: r.key, message: t('duplicateKey', 'zh', { label: labelOf(node, r.key, 'zh') }), messageEn: t('duplicateKey', 'en', { label: labelOf(node, r.key, 'en') }) },
+            ]);
+          }
           throw e;
         }
       } else {
@@ -382,7 +392,8 @@ export class ResourceEngine {
     if (lazy) {
       const param = spec.lazyParam ?? spec.parentField;
       const raw = query[param];
-      const parent = raw === undefined || raw === '' ? spec.rootValue : String(raw);
+      if (raw !== undefined && typeof raw !== 'string') throw new ApiError(400, 'badParam', { param });
+      const parent = raw === undefined || raw === '' ? spec.rootValue : raw;
       if (parent.length > 100) throw new ApiError(400, 'badParam', { param });
       const parentParam = cond.param(parent);
       // unqualified names inside the subquery resolve to its own table (c), so the scope applies to children too

@@ -36,6 +36,8 @@ export const messages = {
   badParam: { zh: '参数 {param} 的值无效', en: 'Invalid value for parameter {param}' },
   missingParam: { zh: '缺少参数 {param}', en: 'Missing parameter {param}' },
   badPageSize: { zh: '每页条数只能是 10、30、50、100 或 200', en: 'The page size must be 10, 30, 50, 100 or 200' },
+  duplicateKey: { zh: '{label}已存在', en: '{label} already exists' },
+  regionParentMissing: { zh: '上级区划不存在', en: 'The parent region does not exist' },
   idsRequired: { zh: '请选择至少一条数据', en: 'Please select at least one record' },
   // generic validation messages, used when the schema gives none for a rule
   required: { zh: '{label}必须填写', en: '{label} is required' },

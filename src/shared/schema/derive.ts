@@ -164,9 +164,30 @@ export function recordJsonSchema(resource: ResourceSchema): Record<string, unkno
   return { type: 'object', properties, additionalProperties: false };
 }
 
-/** ajv formats for the date texts of DESIGN §6 (registered as `kc-date`, `kc-date-time`, `kc-year`, `kc-month`). */
-export const dateFormats: Record<string, RegExp> = Object.fromEntries(
-  Object.entries(DATE_PATTERNS).map(([k, v]) => [`kc-${k}`, new RegExp(v)]),
+/** True when year-month-day is a day of the Gregorian calendar (2024-02-29 yes, 2023-02-29 and 0000-01-01 no). */
+export function isRealDate(y: number, m: number, d: number): boolean {
+  if (y < 1 || m < 1 || m > 12 || d < 1) return false;
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+/**
+ * ajv formats for the date texts of DESIGN §6 (registered as `kc-date`, `kc-date-time`, `kc-year`,
+ * `kc-month`): the shape, and for days a real calendar day, so the database never meets 2024-02-30.
+ */
+export const dateFormats: Record<string, (s: string) => boolean> = Object.fromEntries(
+  Object.entries(DATE_PATTERNS).map(([k, v]) => {
+    const re = new RegExp(v);
+    return [
+      `kc-${k}`,
+      (s: string) => {
+        if (!re.test(s)) return false;
+        const [y, m, d] = s.slice(0, 10).split('-').map(Number);
+        if (k === 'date' || k === 'date-time') return isRealDate(y, m, d);
+        return y >= 1;
+      },
+    ];
+  }),
 );
 
 export interface FieldState {

@@ -13,6 +13,13 @@ const scope = {
   $record: { rank: 2 },
 };
 
+describe('typeof', () => {
+  it('answers the type name, so schemas can guard optional values', () => {
+    expect(evaluate('typeof $self', { $self: 3 })).toBe('number');
+    expect(evaluate("typeof $self === 'undefined'", {})).toBe(true);
+  });
+});
+
 describe('evaluate: what schemas write', () => {
   it('compares values strictly and loosely', () => {
     expect(evaluate('$deps[0] === 3', scope)).toBe(true);

@@ -17,6 +17,9 @@ import jsep from 'jsep';
 
 export class ExpressionError extends Error {}
 
+// jsep does not know `typeof` as a unary operator until told
+jsep.addUnaryOp('typeof');
+
 const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 const METHODS = new Set(['includes', 'indexOf', 'startsWith', 'endsWith', 'trim', 'toString']);
 const cache = new Map<string, jsep.Expression>();

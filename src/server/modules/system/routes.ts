@@ -161,8 +161,8 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
 
   const dictionary = (table: 'blade_dict' | 'blade_dict_biz') => async (req: any) => {
     const code = (req.query as Record<string, unknown>).code;
-    if (typeof code !== 'string' || code === '') throw new ApiError(400, 'missingParam', { param: 'code' });
-    if (code.length > 255) throw new ApiError(400, 'badParam', { param: 'code' });
+    if (code === undefined || code === '') throw new ApiError(400, 'missingParam', { param: 'code' });
+    if (typeof code !== 'string' || code.length > 255) throw new ApiError(400, 'badParam', { param: 'code' });
     const tenant = table === 'blade_dict_biz' ? sql`AND c.tenant_id = ${req.user!.tenantId} AND p.tenant_id = ${req.user!.tenantId}` : sql``;
     const r = await sql<Record<string, unknown>>`
       SELECT c.id::text AS id, c.parent_id::text AS "parentId", c.code, c.dict_key AS "dictKey", c.dict_value AS "dictValue",
