@@ -30,6 +30,9 @@ import { registerSystemRoutes } from './modules/system/routes.js';
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 import { registerBasicModule } from './modules/basic/index.js';
 import { registerRegionHooks } from './modules/system/region.js';
+import { registerDictModule } from './modules/system/dict.js';
+import { registerSchemaRoutes } from './modules/system/schema-routes.js';
+import { registerFileRoutes } from './modules/files/routes.js';
 
 export interface Kernel {
   config: ServerConfig;
@@ -73,7 +76,12 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const org = new OrgCache(database.db);
     const grants = new GrantCache(database.db);
     await listenForCacheChanges(listener, org, grants);
-    const engine = new ResourceEngine(database.db, registry, org, grants, config.countBound);
+    const engine = new ResourceEngine(database.db, registry, org, grants, config.countBound, database.pool, (payload) => {
+      database.pool.query('SELECT pg_notify($1, $2)', ['kc_cache', payload]).catch(() => undefined);
+    });
+    listener.on('notification', (n) => {
+      if (n.channel === 'kc_cache' && n.payload?.startsWith('count:')) engine.counts.invalidate(n.payload.slice(6));
+    });
     const apiLog = new ApiLogWriter(database.db);
     const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
@@ -116,6 +124,9 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   registerSystemRoutes(app, k.database.db);
   registerBasicModule(app, k.engine);
   registerRegionHooks(k.engine);
+  registerDictModule(app, k.engine);
+  registerSchemaRoutes(app, k.registry);
+  await registerFileRoutes(app, { db: k.database.db, dataDir: k.config.dataDir, timeZone: k.config.timeZone });
   k.engine.mount(app);
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 

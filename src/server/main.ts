@@ -2,10 +2,12 @@
  * `npm start`: starts the platform on http://127.0.0.1:8080 (PORT, HOST to change), with the embedded
  * PostgreSQL under `data/` unless DATABASE_URL is set. On the first start it seeds the demo data and prints
  * the generated password once (it is also in data/initial-password, mode 600). Ctrl-C (SIGINT) or SIGTERM
- * stops the HTTP server, flushes the API log and stops PostgreSQL cleanly.
+ * stops the HTTP server, flushes the API log and stops PostgreSQL cleanly. The web client is (re)built first when
+ * its build is missing or older than its sources (client-build.ts).
  */
 import { loadConfig } from './core/config.js';
 import { buildApp, startKernel } from './app.js';
+import { ensureClientBuild } from './client-build.js';
 import { DEMO_ACCOUNTS } from './modules/system/seed/index.js';
 
 const config = loadConfig();
@@ -15,6 +17,8 @@ const kernel = await startKernel(config, say).catch((e: Error) => {
   console.error(`[kechuang] could not start: ${e.message}`);
   process.exit(1);
 });
+// before buildApp: it serves dist/client only when the build is there
+await ensureClientBuild(say);
 const app = await buildApp(kernel, { logger: true });
 
 let stopping = false;

@@ -32,6 +32,9 @@ import type { Lang } from '../../shared/i18n/messages.js';
 import { t } from '../../shared/i18n/messages.js';
 import type { Registry, Resource } from './registry.js';
 import { addFilters, Conditions, orderBy, paging, quote } from './query.js';
+import { CountCache } from './count-cache.js';
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
 
 type Row = Record<string, unknown>;
 
@@ -75,6 +78,7 @@ const ADMIN_ONLY = Symbol('admin-only');
 
 export class ResourceEngine {
   private readonly hookMap = new Map<string, ResourceHooks>();
+  readonly counts = new CountCache();
 
   constructor(
     readonly db: Db,
@@ -82,7 +86,24 @@ export class ResourceEngine {
     private readonly org: OrgCache,
     private readonly grants: GrantCache,
     private readonly countBound: number,
+    /** The pool, for named (prepared) statements on the list path; lists use `db` when absent. */
+    private readonly pool?: pg.Pool,
+    /** Tells the other API nodes that a table changed (drops their cached counts). */
+    private readonly notify: (payload: string) => void = () => undefined,
   ) {}
+
+  /** Runs a read on the list path as a named prepared statement (parsed and planned once per connection). */
+  private async prepared<T extends Row>(text: string, params: unknown[]): Promise<T[]> {
+    if (!this.pool) return this.query<T>(text, params);
+    const name = 'kc_' + createHash('sha1').update(text).digest('hex').slice(0, 20);
+    return (await this.pool.query<T>({ name, text, values: params })).rows;
+  }
+
+  /** A table changed: drop its cached counts here and on every other node. */
+  private changed(table: string): void {
+    this.counts.invalidate(table);
+    this.notify(`count:${table}`);
+  }
 
   /** Registers module hooks for the resource `name`. */
   hooks(name: string, h: ResourceHooks): void {
@@ -158,7 +179,7 @@ export class ResourceEngine {
     for (const c of r.columns) {
       if (c.column === 'is_deleted') continue;
       let v = row[c.column];
-      if (v !== null && v !== undefined && c.kind === 'integer' && !c.system && c.sqlType === 'bigint') v = Number(v);
+      if (v !== null && v !== undefined && c.kind === 'integer' && !c.system && !c.idText && c.sqlType === 'bigint') v = Number(v);
       out[c.field] = v ?? null;
     }
     return out;
@@ -195,8 +216,18 @@ export class ResourceEngine {
   /** One page: `{records, total, size, current, pages}`, plus `totalBounded: true` when total hit the bound. */
   async page(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
     const { pageSql, countSql, params, current, size } = await this.buildPageQuery(r, user, query, extra, withDataScope);
-    const [rows, count] = await Promise.all([this.query(pageSql, params), this.query<{ c: number }>(countSql, params)]);
-    const counted = count[0].c;
+    const table = r.schema.table;
+    const countKey = countSql + '\u0000' + JSON.stringify(params);
+    const cached = this.counts.get(table, countKey);
+    const [rows, counted] = await Promise.all([
+      this.prepared(pageSql, params),
+      cached !== undefined
+        ? cached
+        : this.prepared<{ c: number }>(countSql, params).then((c) => {
+            this.counts.set(table, countKey, c[0].c);
+            return c[0].c;
+          }),
+    ]);
     const total = Math.min(counted, this.countBound);
     const result: Row = {
       records: rows.map((row) => this.toRecord(r, row)),
@@ -351,7 +382,7 @@ export class ResourceEngine {
       const saved = this.toRecord(r, row);
       await hooks.afterSubmit?.({ ...ctx, saved });
       return saved;
-    });
+    }).finally(() => this.changed(r.schema.table));
   }
 
   /** Logical delete of `ids` (all visible to the user, or 404 and nothing changes). */
@@ -376,7 +407,7 @@ export class ResourceEngine {
       if (done.length !== ids.length) throw new ApiError(404, 'notFound'); // rolls back: all or nothing
       await hooks.afterRemove?.(ctx);
       return done.length;
-    });
+    }).finally(() => this.changed(r.schema.table));
   }
 
   /** Tree nodes under `parent` (lazy) or the whole tree (nested). */

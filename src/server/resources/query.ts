@@ -59,7 +59,7 @@ function parseValue(col: ColumnDef, raw: string, param: string, asDate: boolean)
   }
   switch (col.kind) {
     case 'integer':
-      if (col.sqlType === 'bigint' && col.system) {
+      if (col.sqlType === 'bigint' && (col.system || col.idText)) {
         if (!ID_RE.test(raw)) throw bad();
         return raw;
       }
@@ -122,7 +122,7 @@ export function addFilters(r: Resource, query: Record<string, unknown>, cond: Co
     if (isDateOp && col.kind !== 'date' && col.kind !== 'timestamp') throw new ApiError(400, 'badParam', { param });
     const value = parseValue(col, raw.trim(), param, isDateOp);
     const op = OPS[suffix ?? 'equal'];
-    const cast = col.kind === 'timestamp' ? '::timestamptz' : col.kind === 'date' ? '::date' : col.sqlType === 'bigint' && col.system ? '::bigint' : '';
+    const cast = col.kind === 'timestamp' ? '::timestamptz' : col.kind === 'date' ? '::date' : col.sqlType === 'bigint' && (col.system || col.idText) ? '::bigint' : '';
     cond.add(`${c} ${op} ${cond.param(value)}${cast}`);
   }
 }

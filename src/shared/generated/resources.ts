@@ -284,6 +284,242 @@ export type PatentInput = FromSchema<typeof patentRecordSchema>;
 /** A stored Patent record as the API answers it. */
 export type PatentRecord = PatentInput & SystemFields;
 
+/** 项目基本信息 / Project base information (project/baseinfo, schemas/project/baseinfo.json): the record as submitted. */
+export const baseinfoRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "type": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "leader": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "startDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "endDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "declareStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BaseinfoInput = FromSchema<typeof baseinfoRecordSchema>;
+/** A stored Project base information record as the API answers it. */
+export type BaseinfoRecord = BaseinfoInput & SystemFields;
+
+/** 系统字典 / Dictionary (system/dict, schemas/system/dict.json): the record as submitted. */
+export const dictRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "parentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(0|[1-9][0-9]{0,17}|[1-8][0-9]{18})$"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictKey": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictValue": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictValueEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": 0
+    },
+    "isSealed": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DictInput = FromSchema<typeof dictRecordSchema>;
+/** A stored Dictionary record as the API answers it. */
+export type DictRecord = DictInput & SystemFields;
+
+/** 业务字典 / Business dictionary (system/dictbiz, schemas/system/dictbiz.json): the record as submitted. */
+export const dictbizRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "parentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(0|[1-9][0-9]{0,17}|[1-8][0-9]{18})$"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictKey": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictValue": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "dictValueEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": 0
+    },
+    "isSealed": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DictbizInput = FromSchema<typeof dictbizRecordSchema>;
+/** A stored Business dictionary record as the API answers it. */
+export type DictbizRecord = DictbizInput & SystemFields;
+
 /** 行政区划 / Administrative regions (system/region, schemas/system/region.json): the record as submitted. */
 export const regionRecordSchema = {
   "type": "object",

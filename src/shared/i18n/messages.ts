@@ -39,6 +39,23 @@ export const messages = {
   duplicateKey: { zh: '{label}已存在', en: '{label} already exists' },
   regionParentMissing: { zh: '上级区划不存在', en: 'The parent region does not exist' },
   idsRequired: { zh: '请选择至少一条数据', en: 'Please select at least one record' },
+  // files (spec 000 §7 Files, §9; DESIGN §8, §11)
+  fileRequired: { zh: '请选择要上传的文件', en: 'Please choose a file to upload' },
+  fileEmpty: { zh: '上传的文件是空的', en: 'The uploaded file is empty' },
+  fileTooLarge: { zh: '文件大小不能超过 {limit} MB', en: 'The file must not be larger than {limit} MB' },
+  fileTypeNotAllowed: { zh: '不支持的文件类型: {ext}', en: 'Unsupported file type: {ext}' },
+  fileContentMismatch: { zh: '文件内容与扩展名 {ext} 不符', en: 'The content of the file does not match its extension {ext}' },
+  // schemas for the client runtime
+  schemaNotFound: { zh: '资源定义 {name} 不存在', en: 'There is no resource schema named {name}' },
+  // dictionaries (spec 000 §5, 002 §3–§5)
+  dictSealed: { zh: '已封存的字典不能删除', en: 'A sealed dictionary entry cannot be removed' },
+  dictHasChildren: { zh: '请先删除子节点', en: 'Please remove the child entries first' },
+  dictKeyExists: { zh: '当前字典键值已存在', en: 'This dictionary key already exists' },
+  dictCodeExists: { zh: '字典编号已存在', en: 'This dictionary code already exists' },
+  dictParentRequired: { zh: '请选择上级字典', en: 'Please select the parent dictionary' },
+  dictParentMissing: { zh: '上级字典不存在', en: 'The parent dictionary does not exist' },
+  dictParentCycle: { zh: '上级字典不能是自己或自己的下级', en: 'A dictionary entry cannot be its own parent or the child of its own child' },
+  dictPlatformOnly: { zh: '系统字典只能由平台管理员维护', en: 'System dictionaries are maintained by the platform administrators only' },
   // generic validation messages, used when the schema gives none for a rule
   required: { zh: '{label}必须填写', en: '{label} is required' },
   maxLength: { zh: '{label}长度不能超过 {limit} 个字符', en: '{label} must be at most {limit} characters' },

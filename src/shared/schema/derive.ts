@@ -298,6 +298,12 @@ export interface ColumnDef {
   sqlType: string;
   kind: ColumnKind;
   system?: boolean;
+  /**
+   * A string field stored in a bigint column (`x-column: {type: 'bigint'}`), e.g. a `parentId` that refers to
+   * a snowflake id: JSON carries it as a decimal string (ids exceed 2^53), filters compare it for equality as
+   * a bigint, as they do the system id columns.
+   */
+  idText?: boolean;
 }
 
 export function snakeCase(s: string): string {
@@ -328,6 +334,7 @@ export function columnFor(name: string, node: FormNode): ColumnDef {
   else if (type === 'boolean') [sqlType, kind] = ['boolean', 'boolean'];
   else [sqlType, kind] = ['jsonb', 'json'];
   if (node['x-column']?.type) sqlType = node['x-column'].type;
+  if (type === 'string' && /^(bigint|int8)$/i.test(sqlType.trim())) return { field: name, column, sqlType: 'bigint', kind: 'integer', idText: true };
   return { field: name, column, sqlType, kind };
 }
 

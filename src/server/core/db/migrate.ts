@@ -6,9 +6,11 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './index.js';
 import * as m0001 from './migrations/0001_core.js';
+import * as m0002 from './migrations/0002_files.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
+  '0002_files': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

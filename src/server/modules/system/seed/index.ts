@@ -97,8 +97,14 @@ export const MENUS: MenuSeed[] = [
   {
     code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', grant: [ROLE.admin],
     children: [
-      { code: 'dict', name: '字典管理', nameEn: 'Dictionaries', path: '/system/dict', grant: [ROLE.admin] },
-      { code: 'dictbiz', name: '业务字典', nameEn: 'Business dictionaries', path: '/system/dictbiz', grant: [ROLE.admin] },
+      {
+        code: 'dict', name: '字典管理', nameEn: 'Dictionaries', path: '/system/dict', resource: 'system/dict', grant: [ROLE.admin],
+        children: buttons('dict', '字典', 'dictionary', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
+      },
+      {
+        code: 'dictbiz', name: '业务字典', nameEn: 'Business dictionaries', path: '/system/dictbiz', resource: 'system/dictbiz', grant: [ROLE.admin],
+        children: buttons('dictbiz', '业务字典', 'business dictionary', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
+      },
       {
         code: 'region', name: '行政区划', nameEn: 'Regions', path: '/system/region', resource: 'system/region', grant: [ROLE.admin],
         children: buttons('region', '区划', 'region', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
@@ -262,6 +268,18 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       { id: nextId(), scope_category: 1, scope_id: ownScope, role_id: demoRoles.get(ROLE.researcher)! },
       { id: nextId(), scope_category: 1, scope_id: deptScope, role_id: roleIds.get(ROLE.declaringUnit)! },
     ]).execute();
+
+    // demo projects, so that achievements can name a project (projectSource 1 = declared, 2 = not yet declared)
+    const kyglId = (await sql<{ id: string }>`SELECT id FROM blade_user WHERE tenant_id = '000000' AND account = 'kygl'`.execute(trx)).rows[0].id;
+    const projects = [
+      { name: '智能化粮库关键技术研究与示范', code: 'KC-2024-001', type: '2', leader: '李科', dept: 'groupTech', start: '2024-01-01', end: '2026-12-31', declared: 1 },
+      { name: '低温储粮节能控制技术研究', code: 'KC-2024-002', type: '3', leader: '刘研', dept: 'northStorage', start: '2024-03-01', end: '2025-12-31', declared: 1 },
+      { name: '粮情监测数据平台建设', code: 'KC-2025-001', type: '3', leader: '赵多', dept: 'eastTech', start: '2025-06-01', end: '2027-05-31', declared: 0 },
+    ];
+    await trx.insertInto('project_baseinfo').values(projects.map((p) => ({
+      id: nextId(), tenant_id: '000000', name: p.name, code: p.code, type: p.type, leader: p.leader, dept_id: deptIds.get(p.dept)!,
+      start_date: p.start, end_date: p.end, declare_status: p.declared, create_user: kyglId, create_dept: deptIds.get('groupTech')!, update_user: kyglId,
+    }))).execute();
 
     // dictionaries and parameters
     await insertDicts(trx, 'blade_dict', systemDictionaries);

@@ -1,0 +1,132 @@
+/**
+ * FileUpload: attachments uploaded to `POST /api/blade-resource/oss/endpoint/put-file` (multipart field `file`,
+ * through the api client, so the request carries its headers; spec 000 §7). The envelope's data
+ * `{link, name, originalName}` is the stored item; the value is an array of those items.
+ *
+ * Props: `accept` (`.pdf,.docx,image/*`), `maxSize` (bytes), `maxCount`, `multiple`, `disabled`. Type, size
+ * and count are checked here before the upload (the server checks again). While a file uploads the field
+ * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links.
+ */
+import React, { useRef, useState } from 'react';
+import { Button, Spin, Typography, Upload, message } from 'antd';
+import type { UploadFile, UploadProps } from 'antd';
+import { UploadOutlined } from '@ant-design/icons';
+import { connect, mapReadPretty } from '@formily/react';
+import { PreviewText } from '@formily/antd-v5';
+import { useTranslation } from 'react-i18next';
+import { request } from '../runtime/api.js';
+import { acceptsFile, formatSize } from './format.js';
+
+export const UPLOAD_URL = '/api/blade-resource/oss/endpoint/put-file';
+
+export interface FileItem {
+  name: string;
+  link: string;
+  originalName?: string;
+}
+
+export interface FileUploadProps {
+  value?: FileItem[] | null;
+  onChange?: (value: FileItem[]) => void;
+  accept?: string;
+  maxSize?: number;
+  maxCount?: number;
+  multiple?: boolean;
+  disabled?: boolean;
+}
+
+const asList = (v: FileUploadProps['value']): FileItem[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
+
+function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple = true, disabled }: FileUploadProps) {
+  const { t } = useTranslation();
+  const [msg, holder] = message.useMessage();
+  const [uploading, setUploading] = useState(0);
+  const latest = useRef<FileItem[]>(asList(value));
+  /** Files accepted by beforeUpload and not finished yet (several may be chosen at once). */
+  const pending = useRef(0);
+  latest.current = asList(value);
+
+  const change = (next: FileItem[]) => {
+    latest.current = next;
+    onChange?.(next);
+  };
+
+  const beforeUpload: UploadProps['beforeUpload'] = (file) => {
+    if (!acceptsFile(accept, file.name, file.type)) {
+      void msg.error(t('cmp.upload.badType', { accept }));
+      return Upload.LIST_IGNORE;
+    }
+    if (maxSize && file.size > maxSize) {
+      void msg.error(t('cmp.upload.tooLarge', { size: formatSize(maxSize) }));
+      return Upload.LIST_IGNORE;
+    }
+    if (maxCount && latest.current.length + pending.current >= maxCount) {
+      void msg.error(t('cmp.upload.tooMany', { count: maxCount }));
+      return Upload.LIST_IGNORE;
+    }
+    pending.current++;
+    return true;
+  };
+
+  const customRequest: UploadProps['customRequest'] = async ({ file, onSuccess, onError }) => {
+    setUploading((n) => n + 1);
+    try {
+      const fd = new FormData();
+      fd.append('file', file as Blob);
+      const saved = await request<FileItem>('POST', UPLOAD_URL, { formData: fd });
+      change([...latest.current, { name: saved.name, link: saved.link, originalName: saved.originalName ?? (file as File).name }]);
+      onSuccess?.(saved);
+    } catch (e) {
+      onError?.(e as Error);
+    } finally {
+      pending.current = Math.max(0, pending.current - 1);
+      setUploading((n) => n - 1);
+    }
+  };
+
+  const fileList: UploadFile[] = latest.current.map((f) => ({ uid: f.link, name: f.originalName || f.name, status: 'done', url: f.link }));
+  const hint = accept || maxSize ? t('cmp.upload.hint', { accept: accept ?? '*', size: maxSize ? formatSize(maxSize) : '-' }) : '';
+  return (
+    <div className="kc-file-upload">
+      {holder}
+      <Upload
+        accept={accept}
+        multiple={multiple}
+        disabled={disabled}
+        fileList={fileList}
+        beforeUpload={beforeUpload}
+        customRequest={customRequest}
+        onRemove={(f) => change(latest.current.filter((x) => x.link !== f.uid))}
+      >
+        <Button icon={<UploadOutlined />} disabled={disabled || (!!maxCount && latest.current.length >= maxCount)}>
+          {t('cmp.upload.button')}
+        </Button>
+      </Upload>
+      {uploading > 0 && (
+        <div className="kc-file-upload-busy" role="status">
+          <Spin size="small" /> <Typography.Text type="secondary">{t('cmp.upload.uploading')}</Typography.Text>
+        </div>
+      )}
+      {hint && <Typography.Text type="secondary" style={{ fontSize: 12 }}>{hint}</Typography.Text>}
+    </div>
+  );
+}
+
+function FileList({ value }: FileUploadProps) {
+  const placeholder = PreviewText.usePlaceholder();
+  const files = asList(value);
+  if (!files.length) return <span>{placeholder}</span>;
+  return (
+    <ul className="kc-file-list" style={{ margin: 0, paddingLeft: 16 }}>
+      {files.map((f) => (
+        <li key={f.link}>
+          <a href={f.link} target="_blank" rel="noreferrer">
+            {f.originalName || f.name}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export const FileUpload = connect(FileUploadInput, mapReadPretty(FileList));

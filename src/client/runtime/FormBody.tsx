@@ -1,0 +1,112 @@
+/**
+ * The pieces FormDialog and DetailView share:
+ *
+ * - `formSchemaOf(resource, lang)`: the resource's form localized and prepared for Formily, with the root's
+ *   `x-component-props` split off as FormLayout props (`labelWidth` 130 by default, spec 000 §9) and the
+ *   dialog width (`dialogWidth`, default 900).
+ * - `useRecordForm(...)`: the Formily form of one record: empty (plus `initialValues`) for an add, or
+ *   filled from `GET ${api}/detail?<key>=` for an edit or a view; readPretty for a view. A new form per
+ *   opening. Server field errors shown on a field (`applyServerErrors`) clear when the user edits that field.
+ * - `applyServerErrors(form, errors)`: puts each `{field, message}` of a 400 on its field (paths such as
+ *   `assignee.0.name` match the data path through layout nodes); answers the ones no field took.
+ *   `clearServerErrors(form)` removes them again before the next save.
+ * - `FormBody`: FormProvider + FormLayout + SchemaField.
+ */
+import React, { useEffect, useMemo, useState } from 'react';
+import { createForm, onFieldInputValueChange, setValidateLanguage, type Form, type Field } from '@formily/core';
+import { FormProvider } from '@formily/react';
+import { FormLayout } from '@formily/antd-v5';
+import type { ResourceSchema } from '../../shared/schema/types.js';
+import { SchemaField } from '../components/registry.js';
+import { get, type FieldError } from './api.js';
+import { localizeSchema, prepareFormSchema } from './schema.js';
+
+type Lang = 'zh' | 'en';
+
+export interface PreparedForm {
+  schema: Record<string, any>;
+  layout: Record<string, unknown>;
+  width: number;
+}
+
+export function formSchemaOf(resource: ResourceSchema, lang: Lang, node = resource.form): PreparedForm {
+  const prepared = prepareFormSchema(localizeSchema(node, lang), lang) as Record<string, any>;
+  const { dialogWidth, ...layout } = (prepared['x-component-props'] ?? {}) as Record<string, unknown>;
+  const schema = { ...prepared };
+  delete schema['x-component-props'];
+  return { schema, layout: { labelWidth: 130, ...layout }, width: typeof dialogWidth === 'number' ? dialogWidth : 900 };
+}
+
+/** The query parameters naming one record: `{id}` or `{<key>}` for resources keyed otherwise. */
+export function keyParams(resource: ResourceSchema, key: string): Record<string, string> {
+  return { [resource.key ?? 'id']: key };
+}
+
+/** Removes the server errors `applyServerErrors` put on fields (before the next save: the server judges again). */
+export function clearServerErrors(form: Form): void {
+  form.query('*').forEach((f) => {
+    if ('setSelfErrors' in f && f.selfErrors.length) (f as Field).setSelfErrors([]);
+  });
+}
+
+export function applyServerErrors(form: Form, errors: FieldError[]): FieldError[] {
+  const unmatched: FieldError[] = [];
+  for (const e of errors) {
+    const target = e.field ? form.query(e.field).take() : undefined;
+    if (target && 'setSelfErrors' in target) (target as Field).setSelfErrors([e.message]);
+    else unmatched.push(e);
+  }
+  return unmatched;
+}
+
+export interface RecordFormOptions {
+  open: boolean;
+  recordKey?: string;
+  initialValues?: Record<string, unknown>;
+  readPretty?: boolean;
+}
+
+export function useRecordForm(resource: ResourceSchema, { open, recordKey, initialValues, readPretty }: RecordFormOptions) {
+  const [form, setForm] = useState<Form | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!open) {
+      setForm(null);
+      return;
+    }
+    let gone = false;
+    const make = (values: Record<string, unknown>) =>
+      createForm({
+        initialValues: values,
+        readPretty,
+        effects() {
+          onFieldInputValueChange('*', (field) => {
+            if ('setSelfErrors' in field && field.selfErrors.length) (field as Field).setSelfErrors([]);
+          });
+        },
+      });
+    setError(null);
+    if (recordKey === undefined) setForm(make({ ...(initialValues ?? {}) }));
+    else {
+      setForm(null);
+      get<Record<string, unknown>>(`${resource.api}/detail`, keyParams(resource, recordKey))
+        .then((rec) => !gone && setForm(make(rec)))
+        .catch((e: Error) => !gone && setError(e.message));
+    }
+    return () => {
+      gone = true;
+    };
+  }, [open, recordKey, resource, readPretty, initialValues]);
+  return { form, error };
+}
+
+export function FormBody({ form, prepared, lang }: { form: Form; prepared: PreparedForm; lang: Lang }) {
+  useMemo(() => setValidateLanguage(lang === 'en' ? 'en-US' : 'zh-CN'), [lang]);
+  return (
+    <FormProvider form={form}>
+      <FormLayout {...prepared.layout}>
+        <SchemaField schema={prepared.schema} />
+      </FormLayout>
+    </FormProvider>
+  );
+}

@@ -1,0 +1,234 @@
+/**
+ * ListPage: the generic list screen of a resource (spec 000 §9, 002 §2 'Generic list screen behaviour'),
+ * entirely from its schema's `list`:
+ *
+ * - search form from `list.search` plus the creation date range (SearchBar); searching or changing the date
+ *   returns to page 1; empty values are dropped;
+ * - Table with `list.columns` (labels from the form's titles in the session language; cells by
+ *   `renderCell`: dictionary labels, enum labels, -1 empty, dates as text), row selection, server-side sort
+ *   of `sortable` columns (`ascs` / `descs`), pagination 10 / 30 / 50 / 100 / 200 (default 10) with the total;
+ * - toolbar from `list.toolbar` ('add' 新增, 'remove' 删除 of the selected rows) and row actions from
+ *   `list.rowActions` ('detail' 查看, 'edit' 编辑, 'remove' 删除); deleting asks 确定将选择数据删除? and posts
+ *   `${api}/remove?ids=`, then says 删除成功; deleting nothing says 请选择至少一条数据;
+ * - a tree resource with `lazy-tree` (regions) lists its root level with lazily expanded children, and rows
+ *   get 新增子项 (a child with the parent's key filled in); a search switches to the flat, paged list.
+ *
+ * Data: `useGet` keyed by endpoint + params (`${api}/${listEndpoint}`: 'list', 'list-for-myCompany' or
+ * 'myList'); every cached GET of the resource revalidates after a submit or a remove. `can(code)` hides
+ * buttons the current role lacks (codes `<menu>_add|_edit|_delete|_view`); the server enforces anyway.
+ */
+import React, { useCallback, useMemo, useState } from 'react';
+import { Button, Divider, Modal, Space, Table, message, type TableProps } from 'antd';
+import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import type { ResourceSchema } from '../../shared/schema/types.js';
+import { post } from './api.js';
+import { useGet, useLang, useRevalidate } from './hooks.js';
+import { fieldLabel, fieldNodes, localizeSchema } from './schema.js';
+import { renderCell } from './cells.js';
+import { SearchBar } from './SearchBar.js';
+import { FormDialog } from './FormDialog.js';
+import { DetailView } from './DetailView.js';
+import { useLazyTree, type Row } from './useLazyTree.js';
+
+export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
+export const PAGE_SIZES = [10, 30, 50, 100, 200];
+
+export interface ListPageProps {
+  resource: ResourceSchema;
+  listEndpoint?: ListEndpoint;
+  /** True when the current role holds the button `code` (`patent_add` ...); absent = everything shown. */
+  can?: (code: string) => boolean;
+}
+
+interface Page {
+  records: Row[];
+  total: number;
+  size: number;
+  current: number;
+  totalBounded?: boolean;
+}
+
+interface Query {
+  params: Record<string, string>;
+  current: number;
+  size: number;
+  sort?: { field: string; order: 'ascend' | 'descend' };
+}
+
+type Op = 'add' | 'edit' | 'remove' | 'view';
+const CODE_SUFFIX: Record<Op, string> = { add: 'add', edit: 'edit', remove: 'delete', view: 'view' };
+
+export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [msg, msgHolder] = message.useMessage();
+  const [modal, modalHolder] = Modal.useModal();
+  const revalidate = useRevalidate();
+  const keyField = resource.key ?? 'id';
+  const allowed = (op: Op) => !can || !resource.menu || can(`${resource.menu}_${CODE_SUFFIX[op]}`);
+
+  const [query, setQuery] = useState<Query>({ params: {}, current: 1, size: PAGE_SIZES[0] });
+  const onSearch = useCallback((params: Record<string, string>) => setQuery((q) => ({ ...q, params, current: 1 })), []);
+  const searching = Object.keys(query.params).length > 0;
+  const treeMode = !!resource.tree && resource.endpoints.includes('lazy-tree') && !searching;
+  const endpoint = resource.endpoints.includes(listEndpoint) ? listEndpoint : 'list';
+  const params = {
+    ...query.params,
+    current: query.current,
+    size: query.size,
+    ...(query.sort ? { [query.sort.order === 'ascend' ? 'ascs' : 'descs']: query.sort.field } : {}),
+  };
+  const list = useGet<Page>(treeMode ? null : `${resource.api}/${endpoint}`, params, { keepPreviousData: true });
+  const tree = useLazyTree(resource, treeMode);
+
+  const [selected, setSelected] = useState<React.Key[]>([]);
+  const [editing, setEditing] = useState<{ open: boolean; recordKey?: string; initialValues?: Record<string, unknown> }>({ open: false });
+  const [viewing, setViewing] = useState<{ open: boolean; recordKey?: string }>({ open: false });
+
+  const refresh = useCallback(() => {
+    void revalidate(resource.api);
+    if (treeMode) void tree.reload();
+  }, [revalidate, resource.api, treeMode, tree]);
+
+  const remove = (keys: React.Key[]) => {
+    if (!keys.length) {
+      void msg.warning(t('rt.selectOne'));
+      return;
+    }
+    modal.confirm({
+      title: t('rt.confirmTitle'),
+      content: t('rt.removeConfirm'),
+      okText: t('rt.ok'),
+      cancelText: t('rt.cancel'),
+      onOk: async () => {
+        try {
+          await post(`${resource.api}/remove`, undefined, { params: { ids: keys.join(',') } });
+          void msg.success(t('rt.removed'));
+          setSelected((s) => s.filter((k) => !keys.includes(k)));
+          refresh();
+        } catch {
+          /* the api client has shown the server's message */
+        }
+      },
+    });
+  };
+
+  const localized = useMemo(() => localizeSchema(resource, lang), [resource, lang]);
+  const nodes = useMemo(() => fieldNodes(localized), [localized]);
+  const columns = (() => {
+    const specs = resource.list?.columns ?? [...nodes.keys()].slice(0, 6).map((field) => ({ field }) as { field: string; width?: number; sortable?: boolean; ellipsis?: boolean });
+    const cols: NonNullable<TableProps<Row>['columns']> = specs.map((c) => ({
+      key: c.field,
+      dataIndex: c.field,
+      title: fieldLabel(resource, c.field, lang),
+      width: c.width,
+      ellipsis: c.ellipsis,
+      sorter: c.sortable ? true : undefined,
+      sortOrder: query.sort?.field === c.field ? query.sort.order : null,
+      render: (v: unknown) => renderCell(nodes.get(c.field), v, t),
+    }));
+    const actions = resource.list?.rowActions ?? [];
+    const addChild = treeMode && allowed('add') && resource.endpoints.includes('submit');
+    if (actions.length || addChild) {
+      cols.push({
+        key: '__actions',
+        title: t('rt.actions'),
+        fixed: 'right',
+        width: 80 + 50 * (actions.length + (addChild ? 1 : 0)),
+        render: (_: unknown, row: Row) => {
+          const key = String(row[keyField]);
+          return (
+            <Space size={0} split={<Divider type="vertical" />}>
+              {addChild && (
+                <Button type="link" size="small" onClick={() => setEditing({ open: true, initialValues: { [tree.parentField ?? 'parentId']: key } })}>
+                  {t('rt.addChild')}
+                </Button>
+              )}
+              {actions.includes('detail') && allowed('view') && (
+                <Button type="link" size="small" onClick={() => setViewing({ open: true, recordKey: key })}>
+                  {t('rt.detail')}
+                </Button>
+              )}
+              {actions.includes('edit') && allowed('edit') && (
+                <Button type="link" size="small" onClick={() => setEditing({ open: true, recordKey: key })}>
+                  {t('rt.edit')}
+                </Button>
+              )}
+              {actions.includes('remove') && allowed('remove') && (
+                <Button type="link" size="small" danger onClick={() => remove([key])}>
+                  {t('rt.remove')}
+                </Button>
+              )}
+            </Space>
+          );
+        },
+      });
+    }
+    return cols;
+  })();
+
+  const toolbar = resource.list?.toolbar ?? [];
+  const page = list.data;
+  const onTableChange: TableProps<Row>['onChange'] = (pagination, _filters, sorter, extra) => {
+    if (extra.action === 'sort') {
+      const s = Array.isArray(sorter) ? sorter[0] : sorter;
+      setQuery((q) => ({ ...q, current: 1, sort: s?.order && s.columnKey ? { field: String(s.columnKey), order: s.order } : undefined }));
+    } else if (extra.action === 'paginate') {
+      setQuery((q) => ({ ...q, current: pagination.pageSize !== q.size ? 1 : (pagination.current ?? 1), size: pagination.pageSize ?? q.size }));
+    }
+  };
+
+  return (
+    <div className="kc-list-page">
+      {msgHolder}
+      {modalHolder}
+      <SearchBar resource={resource} lang={lang} onSearch={onSearch} />
+      <Space style={{ marginBottom: 12 }}>
+        {toolbar.includes('add') && allowed('add') && (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, initialValues: treeMode && tree.parentField ? { [tree.parentField]: tree.root } : undefined })}>
+            {t('rt.add')}
+          </Button>
+        )}
+        {toolbar.includes('remove') && allowed('remove') && (
+          <Button danger icon={<DeleteOutlined />} onClick={() => remove(selected)}>
+            {t('rt.remove')}
+          </Button>
+        )}
+      </Space>
+      <Table<Row>
+        rowKey={(r) => String(r[keyField])}
+        size="middle"
+        bordered
+        columns={columns}
+        dataSource={treeMode ? tree.rows : (page?.records ?? [])}
+        loading={treeMode ? tree.loading : list.isLoading}
+        scroll={{ x: 'max-content' }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys), checkStrictly: true }}
+        expandable={treeMode ? { expandedRowKeys: tree.expanded, onExpand: tree.onExpand } : undefined}
+        onChange={onTableChange}
+        pagination={
+          treeMode
+            ? false
+            : {
+                current: query.current,
+                pageSize: query.size,
+                total: page?.total ?? 0,
+                showSizeChanger: true,
+                pageSizeOptions: PAGE_SIZES,
+                showTotal: (total) => t(page?.totalBounded ? 'rt.totalBounded' : 'rt.total', { total }),
+              }
+        }
+      />
+      <FormDialog
+        resource={resource}
+        open={editing.open}
+        recordKey={editing.recordKey}
+        initialValues={editing.initialValues}
+        onClose={() => setEditing((e) => ({ ...e, open: false }))}
+        onSaved={refresh}
+      />
+      <DetailView resource={resource} open={viewing.open} recordKey={viewing.recordKey} onClose={() => setViewing((v) => ({ ...v, open: false }))} />
+    </div>
+  );
+}

@@ -1,0 +1,190 @@
+/**
+ * The API client (DESIGN §6, §7; spec 000 §4, §8): every request carries the web client's Basic header, the
+ * `Blade-Auth: bearer` token, the tenant, the current role (`Role-Id`) and the language; answers are the
+ * envelope `{code, success, data, msg}`.
+ *
+ * - `code` 200 resolves with `data`.
+ * - 401 logs out and goes to /login.
+ * - 499 rejects silently (no toast).
+ * - Any other failure shows one error toast at a time, 300 ms after the failure, with `msg` (or
+ *   `error_description`, default 'unknown error'), and rejects with `ApiError` (carrying the field errors of a
+ *   400, so forms can show them on their fields). Pass `silent: true` to handle the error yourself.
+ * - Token refresh: `startTokenRefresh()` checks every 10 s and refreshes when the token is `expires_in - 10`
+ *   seconds old; a failed refresh logs out.
+ */
+import { message } from 'antd';
+import { clearSession, getSession, updateSession } from '../shell/session.js';
+import i18n from '../shell/i18n.js';
+
+export const CLIENT_BASIC = 'Basic ' + btoa('saber:saber_secret');
+export const TOKEN_URL = '/api/blade-auth/oauth/token';
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    msg: string,
+    readonly fields: FieldError[] = [],
+    readonly body: unknown = null,
+  ) {
+    super(msg);
+  }
+}
+
+type Params = Record<string, string | number | boolean | undefined | null>;
+
+export interface RequestOptions {
+  params?: Params;
+  /** JSON body. */
+  data?: unknown;
+  /** x-www-form-urlencoded body. */
+  form?: Record<string, string>;
+  /** Multipart body (uploads). */
+  formData?: FormData;
+  headers?: Record<string, string>;
+  /** Do not toast on failure. */
+  silent?: boolean;
+  /** Answer the raw JSON instead of unwrapping the envelope (the token endpoint). */
+  raw?: boolean;
+}
+
+/** Called on 401; the shell installs a navigation to /login. */
+let onUnauthorized: () => void = () => {
+  window.location.assign('/login');
+};
+export function setUnauthorizedHandler(fn: () => void): void {
+  onUnauthorized = fn;
+}
+
+let toastTimer: ReturnType<typeof setTimeout> | undefined;
+let toastOpen = false;
+/** One error toast at a time, shown 300 ms after the failure (spec 000 §8). */
+export function toastError(text: string): void {
+  if (toastOpen || toastTimer) return;
+  toastTimer = setTimeout(() => {
+    toastTimer = undefined;
+    toastOpen = true;
+    void message.error({ content: text, onClose: () => (toastOpen = false) });
+    setTimeout(() => (toastOpen = false), 3000);
+  }, 300);
+}
+
+/** Builds `url?params`, dropping empty values (spec 000 §9: empty search values are dropped). */
+export function withParams(url: string, params?: Params): string {
+  if (!params) return url;
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
+  const s = qs.toString();
+  return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
+}
+
+/** Sends one request; resolves with the envelope's data (or the raw JSON with `raw`). */
+export async function request<T = unknown>(method: 'GET' | 'POST', url: string, opts: RequestOptions = {}): Promise<T> {
+  const s = getSession();
+  const headers: Record<string, string> = {
+    Authorization: CLIENT_BASIC,
+    'Tenant-Id': s.tenantId,
+    'Accept-Language': s.lang === 'en' ? 'en' : 'zh-CN',
+    ...opts.headers,
+  };
+  if (s.token) headers['Blade-Auth'] = `bearer ${s.token}`;
+  if (s.currentRoleId) headers['Role-Id'] = s.currentRoleId;
+  let body: BodyInit | undefined;
+  if (opts.formData) body = opts.formData;
+  else if (opts.form) {
+    body = new URLSearchParams(opts.form).toString();
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  } else if (opts.data !== undefined) {
+    body = JSON.stringify(opts.data);
+    headers['Content-Type'] = 'application/json';
+  }
+  let res: Response;
+  try {
+    res = await fetch(withParams(url, opts.params), { method, headers, body });
+  } catch (e) {
+    if (!opts.silent) toastError(i18n.t('error.network'));
+    throw new ApiError(0, i18n.t('error.network'), [], e);
+  }
+  let json: any = null;
+  try {
+    json = await res.json();
+  } catch {
+    json = null;
+  }
+  if (opts.raw && res.ok) return json as T;
+  const code: number = json?.code ?? res.status;
+  if (res.ok && (opts.raw || code === 200)) return (opts.raw ? json : json?.data) as T;
+  const msg: string = json?.msg || json?.error_description || i18n.t('error.unknown');
+  const fields: FieldError[] = Array.isArray(json?.data) ? json.data : [];
+  if (code === 401 && !url.startsWith(TOKEN_URL)) {
+    clearSession();
+    onUnauthorized();
+  } else if (code !== 499 && !opts.silent) toastError(msg);
+  throw new ApiError(code, msg, fields, json);
+}
+
+export const get = <T = unknown>(url: string, params?: Params, opts: RequestOptions = {}) => request<T>('GET', url, { ...opts, params });
+export const post = <T = unknown>(url: string, data?: unknown, opts: RequestOptions = {}) => request<T>('POST', url, { ...opts, data });
+
+/** The OAuth answer of the token endpoint (DESIGN §6). */
+export interface TokenAnswer {
+  access_token: string;
+  refresh_token: string;
+  expires_in: number;
+  tenant_id: string;
+  user_id: string;
+  dept_id: string;
+  role_id: string;
+  role_name: string;
+  account: string;
+  user_name: string;
+  nick_name: string;
+  real_name: string;
+  avatar: string;
+}
+
+/** Stores a token answer in the session. */
+export function storeToken(t: TokenAnswer): void {
+  updateSession({
+    token: t.access_token,
+    refreshToken: t.refresh_token,
+    expiresIn: t.expires_in,
+    tokenTime: Date.now(),
+    tenantId: t.tenant_id,
+    user: { userId: t.user_id, tenantId: t.tenant_id, account: t.account, realName: t.real_name, nickName: t.nick_name, avatar: t.avatar, deptId: t.dept_id },
+  });
+}
+
+/** Exchanges the refresh token for a new pair; false (and logged out) when that fails. */
+export async function refreshToken(): Promise<boolean> {
+  const s = getSession();
+  if (!s.refreshToken) return false;
+  try {
+    const t = await request<TokenAnswer>('POST', TOKEN_URL, { form: { grant_type: 'refresh_token', refresh_token: s.refreshToken, tenantId: s.tenantId }, raw: true, silent: true });
+    storeToken(t);
+    return true;
+  } catch {
+    clearSession();
+    onUnauthorized();
+    return false;
+  }
+}
+
+/** True when the token is `expires_in - 10` seconds old or older (spec 000 §4). */
+export function tokenDue(now = Date.now(), s = getSession()): boolean {
+  if (!s.token || !s.tokenTime || !s.expiresIn) return false;
+  return (now - s.tokenTime) / 1000 >= s.expiresIn - 10;
+}
+
+let refreshTimer: ReturnType<typeof setInterval> | undefined;
+/** Starts the 10-second refresh check (idempotent). */
+export function startTokenRefresh(): void {
+  if (refreshTimer) return;
+  refreshTimer = setInterval(() => {
+    if (tokenDue()) void refreshToken();
+  }, 10_000);
+}

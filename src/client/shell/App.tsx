@@ -1,0 +1,83 @@
+/**
+ * The app: providers (antd theme and locale following the session, SWR) and the routes with the access rules
+ * of spec 000 §2.1–2.4:
+ * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*;
+ * - `/` → `/wel` → `/wel/index` (the full-screen home page);
+ * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
+ * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
+ */
+import { useEffect, type ReactNode } from 'react';
+import { App as AntApp, ConfigProvider } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import dayjs from 'dayjs';
+import 'dayjs/locale/zh-cn';
+import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router-dom';
+import { SWRConfig } from 'swr';
+import { setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
+import { useSession } from './session.js';
+import { LoginPage } from './LoginPage.js';
+import { RoleSelectPage } from './RoleSelectPage.js';
+import { LockPage } from './LockPage.js';
+import { MainLayout } from './Layout.js';
+import { ErrorPage, HomePage, IframePage, MenuPage, UserInfoPage } from './pages.js';
+
+function RequireAuth({ children, role = true }: { children: ReactNode; role?: boolean }) {
+  const s = useSession();
+  const location = useLocation();
+  if (!s.token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (s.locked && location.pathname !== '/lock') return <Navigate to="/lock" replace />;
+  if (role && !s.currentRoleId) return <Navigate to="/home" replace />;
+  return <>{children}</>;
+}
+
+function LoginRoute() {
+  const s = useSession();
+  if (s.token) return <Navigate to={s.locked ? '/lock' : '/home'} replace />;
+  return <LoginPage />;
+}
+
+export const router = createBrowserRouter([
+  { path: '/login', element: <LoginRoute /> },
+  { path: '/home', element: <RequireAuth role={false}><RoleSelectPage /></RequireAuth> },
+  { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
+  { path: '/404', element: <ErrorPage status={404} /> },
+  { path: '/403', element: <ErrorPage status={403} /> },
+  { path: '/500', element: <ErrorPage status={500} /> },
+  { path: '/myiframe/*', element: <RequireAuth><IframePage /></RequireAuth> },
+  { path: '/', element: <Navigate to="/wel/index" replace /> },
+  { path: '/wel', element: <Navigate to="/wel/index" replace /> },
+  {
+    element: <RequireAuth><MainLayout fullScreen /></RequireAuth>,
+    children: [{ path: '/wel/index', element: <HomePage /> }],
+  },
+  {
+    element: <RequireAuth><MainLayout /></RequireAuth>,
+    children: [
+      { path: '/userCenter/userinfo', element: <UserInfoPage /> },
+      { path: '*', element: <MenuPage /> },
+    ],
+  },
+]);
+
+setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));
+
+export function App() {
+  const s = useSession();
+  useEffect(() => {
+    dayjs.locale(s.lang === 'en' ? 'en' : 'zh-cn');
+    document.documentElement.lang = s.lang === 'en' ? 'en' : 'zh-CN';
+  }, [s.lang]);
+  useEffect(() => {
+    if (s.token) startTokenRefresh();
+  }, [s.token]);
+  return (
+    <ConfigProvider locale={s.lang === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: s.themeColor, borderRadius: 4 } }}>
+      <AntApp>
+        <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
+          <RouterProvider router={router} />
+        </SWRConfig>
+      </AntApp>
+    </ConfigProvider>
+  );
+}

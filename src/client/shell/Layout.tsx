@@ -1,0 +1,164 @@
+/**
+ * The main layout (spec 000 §2.5): top bar with the application tabs (the top-level menus of the current
+ * role; when more than 8 exist the first 7 show and the rest go under 更多应用; `isEnabled` false shows
+ * 功能开发中; a to-do badge above 0), menu search, language switch, lock button and the user dropdown
+ * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
+ * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed); the tag
+ * bar; the routed page. The home page is full screen, without the sidebar.
+ */
+import { useMemo } from 'react';
+import { Avatar, Badge, Button, Dropdown, Layout as AntLayout, Menu, Modal, Space, Tag, message, type MenuProps } from 'antd';
+import { AppstoreOutlined, DownOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { get } from '../runtime/api.js';
+import { clearSession, currentRole, useSession } from './session.js';
+import { findByPath, isExternal, leaves, menuLabel, useMenus, visibleFor, type MenuItem } from './menu.js';
+import { LangSwitch } from './LangSwitch.js';
+import { LockButton } from './LockPage.js';
+import { MenuSearch } from './MenuSearch.js';
+import { TagBar } from './TagBar.js';
+
+export const MAX_TABS = 8;
+export const SHOWN_WHEN_MORE = 7;
+
+/** Opens a menu item as the spec says: disabled → 功能开发中; isOpen 2 → new window; external → /myiframe. */
+export function useOpenMenu() {
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  return (m: MenuItem) => {
+    if (!m.isEnabled) {
+      void message.info(t('menu.developing'));
+      return;
+    }
+    const kids = (m.children ?? []).filter((c) => c.category === 1);
+    const target = kids.length ? leaves(kids).find((l) => l.isEnabled) : m;
+    if (!target?.path) {
+      void message.info(t('menu.developing'));
+      return;
+    }
+    if (target.isOpen === 2) {
+      window.open(target.path, '_blank', 'noopener');
+      return;
+    }
+    navigate(isExternal(target.path) ? `/myiframe/${encodeURIComponent(target.path)}` : target.path);
+  };
+}
+
+function sideItems(items: MenuItem[], lang: 'zh' | 'en', roleAlias: string | undefined): MenuProps['items'] {
+  return items
+    .filter((m) => m.category === 1 && visibleFor(m, roleAlias))
+    .map((m) => {
+      const kids = (m.children ?? []).filter((c) => c.category === 1 && visibleFor(c, roleAlias));
+      const label = <span className={m.isEnabled ? undefined : 'kc-menu-disabled'}>{menuLabel(m, lang)}</span>;
+      return kids.length ? { key: m.id, label, children: sideItems(kids, lang, roleAlias) } : { key: m.id, label };
+    });
+}
+
+function flatten(items: MenuItem[]): MenuItem[] {
+  return items.flatMap((m) => [m, ...flatten(m.children ?? [])]);
+}
+
+export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
+  const { t, i18n } = useTranslation();
+  const s = useSession();
+  const role = currentRole(s);
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { menus } = useMenus();
+  const openMenu = useOpenMenu();
+  const lang = (i18n.language === 'en' ? 'en' : 'zh') as 'zh' | 'en';
+
+  const tabs = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));
+  const chain = findByPath(menus, location.pathname);
+  const activeTab = chain?.[0] ?? (fullScreen ? undefined : tabs[0]);
+  const byId = useMemo(() => new Map(flatten(menus).map((m) => [m.id, m])), [menus]);
+  const shown = tabs.length > MAX_TABS ? tabs.slice(0, SHOWN_WHEN_MORE) : tabs;
+  const more = tabs.length > MAX_TABS ? tabs.slice(SHOWN_WHEN_MORE) : [];
+
+  const logout = () =>
+    Modal.confirm({
+      title: t('user.logoutConfirm'),
+      okText: t('common.ok'),
+      cancelText: t('common.cancel'),
+      onOk: async () => {
+        await get('/api/blade-auth/oauth/logout', undefined, { silent: true }).catch(() => undefined);
+        clearSession();
+        navigate('/login', { replace: true });
+      },
+    });
+
+  const userMenu: MenuProps['items'] = [
+    { key: 'dashboard', label: t('user.dashboard'), onClick: () => navigate('/wel/index') },
+    { key: 'info', label: t('user.info'), onClick: () => navigate('/userCenter/userinfo') },
+    ...(s.roles.length > 1 ? [{ key: 'role', label: t('user.switchRole'), onClick: () => navigate('/home') }] : []),
+    { type: 'divider' as const },
+    { key: 'logout', label: t('user.logout'), onClick: logout },
+  ];
+
+  const tabButton = (m: MenuItem) => (
+    <Button
+      key={m.id}
+      type="text"
+      className={`kc-app-tab${activeTab?.id === m.id ? ' kc-app-tab-active' : ''}${m.isEnabled ? '' : ' kc-menu-disabled'}`}
+      onClick={() => openMenu(m)}
+    >
+      <Badge count={(m as MenuItem & { todoNumber?: number }).todoNumber ?? 0} size="small" offset={[8, -4]}>
+        <span>{menuLabel(m, lang)}</span>
+      </Badge>
+    </Button>
+  );
+
+  return (
+    <AntLayout className="kc-layout">
+      <AntLayout.Header className="kc-header">
+        <div className="kc-logo" onClick={() => navigate('/wel/index')}>
+          {t('app.name')}
+        </div>
+        <nav className="kc-app-tabs" aria-label="applications">
+          {shown.map(tabButton)}
+          {more.length > 0 && (
+            <Dropdown menu={{ items: more.map((m) => ({ key: m.id, label: menuLabel(m, lang), onClick: () => openMenu(m) })) }}>
+              <Button type="text" className="kc-app-tab" icon={<AppstoreOutlined />}>
+                {t('menu.more')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          )}
+        </nav>
+        <Space className="kc-header-tools" size={4}>
+          <MenuSearch menus={menus} />
+          <LangSwitch />
+          <LockButton />
+          {role && <Tag color="green">{role.roleName}</Tag>}
+          <Dropdown menu={{ items: userMenu }}>
+            <Button type="text" aria-label="user">
+              <Avatar size="small" icon={<UserOutlined />} src={s.user?.avatar || undefined} /> {s.user?.realName}
+            </Button>
+          </Dropdown>
+        </Space>
+      </AntLayout.Header>
+      <AntLayout>
+        {!fullScreen && activeTab && (
+          <AntLayout.Sider width={220} theme="light" className="kc-sider">
+            <Menu
+              mode="inline"
+              selectedKeys={chain ? [chain[chain.length - 1].id] : []}
+              defaultOpenKeys={chain?.map((c) => c.id)}
+              items={sideItems(activeTab.children ?? [], lang, role?.roleAlias)}
+              onClick={({ key }) => {
+                const m = byId.get(key);
+                if (m) openMenu(m);
+              }}
+            />
+          </AntLayout.Sider>
+        )}
+        <AntLayout.Content className="kc-content">
+          <TagBar menus={menus} />
+          <div className="kc-page">
+            <Outlet />
+          </div>
+        </AntLayout.Content>
+      </AntLayout>
+    </AntLayout>
+  );
+}

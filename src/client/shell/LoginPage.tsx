@@ -1,0 +1,112 @@
+/**
+ * /login (spec 000 §2.6, §7, §8): tenant (default 000000), account, password and a captcha image that a click
+ * refreshes. Logs in with the captcha grant; the server's message (用户名或密码错误, 验证码不正确 ...) is shown
+ * as the server words it, and a failed attempt fetches a new captcha (each is single use). After login the
+ * user's roles are loaded: one role is chosen at once, several go to /home (role selection).
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { ApiError, get, request, storeToken, TOKEN_URL, type TokenAnswer } from '../runtime/api.js';
+import { getSession, updateSession, type SessionRole } from './session.js';
+import { LangSwitch } from './LangSwitch.js';
+
+interface Captcha {
+  key: string;
+  image: string;
+}
+
+/** Loads the roles of the signed-in user; chooses the only one. Answers where to go next. */
+export async function afterLogin(): Promise<string> {
+  const info = await get<{ roles: SessionRole[] }>('/api/blade-auth/oauth/user-info');
+  const roles = info.roles ?? [];
+  updateSession({ roles, currentRoleId: roles.length === 1 ? roles[0].id : undefined, locked: false, tags: [] });
+  return roles.length === 1 ? '/wel/index' : '/home';
+}
+
+export function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [form] = Form.useForm();
+
+  const refresh = useCallback(async () => {
+    try {
+      const c = await request<Captcha>('GET', '/api/blade-auth/oauth/captcha', { raw: true, silent: true });
+      setCaptcha(c);
+      form.setFieldValue('code', '');
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  }, [form]);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+
+  const onFinish = async (v: { tenantId: string; username: string; password: string; code: string }) => {
+    setLoading(true);
+    setError(null);
+    updateSession({ tenantId: v.tenantId });
+    try {
+      const tok = await request<TokenAnswer>('POST', TOKEN_URL, {
+        form: { grant_type: 'captcha', username: v.username, password: v.password, tenantId: v.tenantId },
+        headers: { 'Captcha-Key': captcha?.key ?? '', 'Captcha-Code': v.code },
+        raw: true,
+        silent: true,
+      });
+      storeToken(tok);
+      navigate(await afterLogin(), { replace: true });
+    } catch (e) {
+      setError(e instanceof ApiError ? e.message : String(e));
+      void refresh();
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <div className="kc-login">
+      <div className="kc-login-lang">
+        <LangSwitch />
+      </div>
+      <Card className="kc-login-card" variant="borderless">
+        <Space direction="vertical" size={4} style={{ width: '100%', marginBottom: 24 }}>
+          <Typography.Title level={3} style={{ margin: 0 }}>
+            {t('app.name')}
+          </Typography.Title>
+          <Typography.Text type="secondary">{t('app.subtitle')}</Typography.Text>
+        </Space>
+        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
+        <Form form={form} layout="vertical" initialValues={{ tenantId: getSession().tenantId || '000000' }} onFinish={onFinish} requiredMark={false}>
+          <Form.Item name="tenantId" label={t('login.tenant')} rules={[{ required: true, message: t('login.tenantRequired') }]}>
+            <Input prefix={<TeamOutlined />} autoComplete="organization" />
+          </Form.Item>
+          <Form.Item name="username" label={t('login.account')} rules={[{ required: true, message: t('login.accountRequired') }]}>
+            <Input prefix={<UserOutlined />} autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
+            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+          </Form.Item>
+          <Form.Item label={t('login.captcha')} required>
+            <Space.Compact style={{ width: '100%' }}>
+              <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.captchaRequired') }]}>
+                <Input prefix={<SafetyOutlined />} maxLength={5} autoComplete="off" />
+              </Form.Item>
+              {captcha && (
+                <img src={captcha.image} alt={t('login.captcha')} title={t('login.captchaRefresh')} className="kc-captcha" onClick={() => void refresh()} />
+              )}
+            </Space.Compact>
+          </Form.Item>
+          <Button type="primary" htmlType="submit" block size="large" loading={loading}>
+            {t('login.submit')}
+          </Button>
+        </Form>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Menus and permissions of the current role (spec 000 §2.4, §3.2, §6): the route tree from
+ * `GET /api/blade-system/menu/routes`, the permission map (button code → true) from the leaf codes of
+ * `GET /api/blade-system/menu/buttons`, and helpers to find a menu by path and to search leaves.
+ */
+import useSWR from 'swr';
+import { get } from '../runtime/api.js';
+import { useSession } from './session.js';
+
+export interface MenuItem {
+  id: string;
+  parentId: string;
+  code: string;
+  name: string;
+  nameEn: string | null;
+  path: string | null;
+  source: string | null;
+  category: number;
+  isOpen: number;
+  isEnabled: boolean;
+  resource: string | null;
+  meta: { roles: string[] };
+  children: MenuItem[];
+}
+
+/** The menu tree of the current role (empty while loading or signed out). */
+export function useMenus(): { menus: MenuItem[]; loading: boolean } {
+  const s = useSession();
+  const { data, isLoading } = useSWR(s.token && s.currentRoleId ? ['menu/routes', s.currentRoleId] : null, () =>
+    get<MenuItem[]>('/api/blade-system/menu/routes', { roleId: s.currentRoleId }),
+  );
+  return { menus: data ?? [], loading: isLoading };
+}
+
+/** The permission map: every granted button code → true. */
+export function usePermissions(): Record<string, boolean> {
+  const s = useSession();
+  const { data } = useSWR(s.token && s.currentRoleId ? ['menu/buttons', s.currentRoleId] : null, () =>
+    get<MenuItem[]>('/api/blade-system/menu/buttons', { roleId: s.currentRoleId }),
+  );
+  const map: Record<string, boolean> = {};
+  const walk = (items: MenuItem[]) => {
+    for (const m of items) {
+      if (m.category === 2) map[m.code] = true;
+      walk(m.children ?? []);
+    }
+  };
+  walk(data ?? []);
+  return map;
+}
+
+/** The label of a menu in `lang`. */
+export const menuLabel = (m: Pick<MenuItem, 'name' | 'nameEn'>, lang: 'zh' | 'en') => (lang === 'en' && m.nameEn ? m.nameEn : m.name);
+
+/** Whether the current role may see `m` (no role restriction, or the role is listed: spec 000 §2.5). */
+export function visibleFor(m: MenuItem, roleAlias: string | undefined): boolean {
+  const roles = m.meta?.roles ?? [];
+  return roles.length === 0 || (roleAlias !== undefined && roles.includes(roleAlias));
+}
+
+/** Depth-first leaves (menus without menu children). */
+export function leaves(items: MenuItem[]): MenuItem[] {
+  return items.flatMap((m) => {
+    const kids = (m.children ?? []).filter((c) => c.category === 1);
+    return kids.length ? leaves(kids) : [m];
+  });
+}
+
+/** The menu whose path is `path`, with the chain of its ancestors (top first). */
+export function findByPath(items: MenuItem[], path: string, chain: MenuItem[] = []): MenuItem[] | null {
+  for (const m of items) {
+    if (m.path === path) return [...chain, m];
+    const hit = findByPath(m.children ?? [], path, [...chain, m]);
+    if (hit) return hit;
+  }
+  return null;
+}
+
+/** Leaf menus whose name starts with `q`, case-insensitively, in either language (spec 000 §2.5 menu search). */
+export function searchLeaves(items: MenuItem[], q: string): MenuItem[] {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return [];
+  return leaves(items).filter((m) => m.name.toLowerCase().startsWith(needle) || (m.nameEn ?? '').toLowerCase().startsWith(needle));
+}
+
+/** True for paths shown in an iframe under /myiframe (spec 000 §2.4: starting with http or containing html). */
+export const isExternal = (path: string) => /^https?:/i.test(path) || path.includes('html');

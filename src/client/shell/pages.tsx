@@ -1,0 +1,107 @@
+/**
+ * The shell's own pages: the home page (/wel/index), error pages (/404, /403, /500), the embedded external
+ * page (/myiframe/...), the personal info page (/userCenter/userinfo), and `MenuPage`, which renders whatever
+ * the current role's menu says a path is (spec 000 §2.4): a resource → ResourcePage from its schema; a menu
+ * that is not enabled → 功能开发中; a path the menu does not know → /404.
+ */
+import { Button, Card, Col, Descriptions, Empty, Result, Row, Spin, Statistic, Typography } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
+import useSWR from 'swr';
+import { get } from '../runtime/api.js';
+import { ResourcePage } from '../runtime/ResourcePage.js';
+import { currentRole, useSession } from './session.js';
+import { findByPath, menuLabel, useMenus, visibleFor } from './menu.js';
+import { useOpenMenu } from './Layout.js';
+
+export function ErrorPage({ status }: { status: 404 | 403 | 500 }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Result
+      status={String(status) as '404'}
+      title={status}
+      subTitle={t(`route.${status}`)}
+      extra={
+        <Button type="primary" onClick={() => navigate('/wel/index')}>
+          {t('common.back')}
+        </Button>
+      }
+    />
+  );
+}
+
+export function IframePage() {
+  const params = useParams();
+  const src = decodeURIComponent(params['*'] ?? '');
+  if (!/^https?:\/\//i.test(src) && !src.startsWith('/')) return <Navigate to="/404" replace />;
+  return <iframe title={src} src={src} className="kc-iframe" />;
+}
+
+export function HomePage() {
+  const { t, i18n } = useTranslation();
+  const s = useSession();
+  const role = currentRole(s);
+  const { menus } = useMenus();
+  const openMenu = useOpenMenu();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const apps = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));
+  return (
+    <div className="kc-home">
+      <Typography.Title level={3}>{t('home.welcome', { name: s.user?.realName ?? '' })}</Typography.Title>
+      <Typography.Paragraph type="secondary">{t('home.role', { role: role?.roleName ?? '' })}</Typography.Paragraph>
+      <Typography.Title level={5}>{t('home.apps')}</Typography.Title>
+      <Row gutter={[16, 16]}>
+        {apps.map((m) => (
+          <Col key={m.id} xs={24} sm={12} md={8} lg={6}>
+            <Card hoverable onClick={() => openMenu(m)} className={m.isEnabled ? undefined : 'kc-menu-disabled'}>
+              <Statistic title={menuLabel(m, lang)} value={(m.children ?? []).filter((c) => c.category === 1).length} suffix={lang === 'en' ? 'menus' : '个功能'} />
+            </Card>
+          </Col>
+        ))}
+      </Row>
+    </div>
+  );
+}
+
+interface UserInfo {
+  account: string;
+  realName: string;
+  deptName: string;
+  email: string | null;
+  phone: string | null;
+  roles: Array<{ roleName: string }>;
+}
+
+export function UserInfoPage() {
+  const { t } = useTranslation();
+  const { data } = useSWR('/api/blade-user/info', (u: string) => get<UserInfo>(u));
+  if (!data) return <Spin />;
+  return (
+    <Card title={t('user.info')}>
+      <Descriptions column={1} bordered size="small">
+        <Descriptions.Item label={t('login.account')}>{data.account}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.realName')}>{data.realName}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.dept')}>{data.deptName}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.roles')}>{data.roles.map((r) => r.roleName).join('、')}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.email')}>{data.email ?? ''}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.phone')}>{data.phone ?? ''}</Descriptions.Item>
+      </Descriptions>
+    </Card>
+  );
+}
+
+/** Renders the menu item at the current path. */
+export function MenuPage() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const s = useSession();
+  const { menus, loading } = useMenus();
+  if (loading) return <Spin />;
+  const chain = findByPath(menus, location.pathname);
+  const m = chain?.[chain.length - 1];
+  if (!m || !visibleFor(m, currentRole(s)?.roleAlias)) return <Navigate to="/404" replace />;
+  if (!m.isEnabled) return <Empty description={t('menu.developing')} />;
+  if (m.resource) return <ResourcePage key={m.resource} name={m.resource} />;
+  return <Empty description={t('menu.developing')} />;
+}

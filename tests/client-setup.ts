@@ -1,0 +1,57 @@
+/**
+ * Set-up of the client tests (vitest `client` project, jsdom): the browser APIs antd and Formily expect but
+ * jsdom lacks (matchMedia for antd's responsive observers, ResizeObserver for FormGrid and rc-resize-observer,
+ * getComputedStyle with a pseudo element, scrollTo, scrollIntoView), React Testing Library's cleanup
+ * after each test (vitest globals are off, so RTL cannot register it itself), and one filtered console
+ * warning (below).
+ */
+import { afterEach } from 'vitest';
+import { cleanup } from '@testing-library/react';
+
+if (typeof window !== 'undefined') {
+  if (!window.matchMedia) {
+    Object.defineProperty(window, 'matchMedia', {
+      writable: true,
+      configurable: true,
+      value: (query: string) => ({
+        matches: false,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      }),
+    });
+  }
+
+  if (!('ResizeObserver' in window)) {
+    class ResizeObserverStub {
+      observe(): void {}
+      unobserve(): void {}
+      disconnect(): void {}
+    }
+    Object.defineProperty(window, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
+    Object.defineProperty(globalThis, 'ResizeObserver', { writable: true, configurable: true, value: ResizeObserverStub });
+  }
+
+  // jsdom does not implement getComputedStyle(elt, pseudoElt) and logs an error for each call antd makes
+  const computed = window.getComputedStyle.bind(window);
+  window.getComputedStyle = ((elt: Element) => computed(elt)) as typeof window.getComputedStyle;
+
+  window.scrollTo = (() => {}) as typeof window.scrollTo;
+  if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
+}
+
+// @formily/antd-v5's ArrayTable puts dnd-kit's screen-reader text (a div) inside <tbody>: a known
+// library quirk, harmless, and React's dev warning about it would bury the tests' own output
+const consoleError = console.error.bind(console);
+console.error = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && args[0].includes('validateDOMNesting') && String(args[1]).includes('<div>') && String(args[2]).includes('<tbody>')) return;
+  consoleError(...args);
+};
+
+afterEach(() => {
+  cleanup();
+});
