@@ -92,10 +92,10 @@ export function LoginPage() {
           <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
             <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
           </Form.Item>
-          <Form.Item label={t('login.captcha')} required>
+          <Form.Item label={t('login.captcha')} required htmlFor="login-code">
             <Space.Compact style={{ width: '100%' }}>
               <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.captchaRequired') }]}>
-                <Input prefix={<SafetyOutlined />} maxLength={5} autoComplete="off" />
+                <Input id="login-code" prefix={<SafetyOutlined />} maxLength={5} autoComplete="off" />
               </Form.Item>
               {captcha && (
                 <img src={captcha.image} alt={t('login.captcha')} title={t('login.captchaRefresh')} className="kc-captcha" onClick={() => void refresh()} />

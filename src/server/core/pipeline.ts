@@ -90,7 +90,7 @@ export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: To
     const token = raw.replace(/^bearer\s+/i, '').trim();
     const claims = token ? await deps.tokens.verifyAccess(token) : null;
     if (!claims) {
-      if (req.routeOptions.config?.public) return;
+      if (req.routeOptions.config?.public || !req.url.startsWith('/api/')) return;
       throw new ApiError(401, 'unauthorized');
     }
     const roleHeader = req.headers['role-id'];
@@ -98,7 +98,9 @@ export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: To
     req.user = userFromClaims(claims, roleId);
   });
 
+  // only the API needs a user; the client's static files and its HTML routes are public
   app.addHook('preHandler', async (req) => {
+    if (!req.url.startsWith('/api/')) return;
     if (!req.routeOptions.config?.public && !req.user && req.routeOptions.url) throw new ApiError(401, 'unauthorized');
   });
 
