@@ -35,6 +35,12 @@ export interface TokenClaims {
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly revoked = new Map<string, number>(); // jti → expiry (epoch seconds)
+  /**
+   * Tokens already verified, so a busy client is not re-verified on every request (HMAC through WebCrypto
+   * is an async job: a few per cent of a list request). Entries are dropped at expiry and checked against
+   * the revocation list on every use; the cache holds at most 10,000 tokens.
+   */
+  private readonly verified = new Map<string, TokenClaims>();
 
   constructor(jwtKeyBase64: string, private readonly db: Db) {
     this.key = Buffer.from(jwtKeyBase64, 'base64');
@@ -68,10 +74,18 @@ export class TokenService {
 
   /** Verifies an access token; null when malformed, expired, forged or revoked. */
   async verifyAccess(token: string): Promise<TokenClaims | null> {
+    const hit = this.verified.get(token);
+    if (hit) {
+      if (hit.exp > Date.now() / 1000 && !this.revoked.has(hit.jti)) return hit;
+      this.verified.delete(token);
+      return null;
+    }
     try {
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
       const claims = payload as unknown as TokenClaims;
       if (!claims.jti || this.revoked.has(claims.jti)) return null;
+      if (this.verified.size >= 10_000) this.verified.delete(this.verified.keys().next().value!);
+      this.verified.set(token, claims);
       return claims;
     } catch {
       return null;
