@@ -5,7 +5,8 @@
  *
  * Props: `accept` (`.pdf,.docx,image/*`), `maxSize` (bytes), `maxCount`, `multiple`, `disabled`. Type, size
  * and count are checked here before the upload (the server checks again). While a file uploads the field
- * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links.
+ * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links; a click (here and in the edit
+ * list) downloads through `downloadFile`, since file links need the api headers.
  */
 import React, { useRef, useState } from 'react';
 import { Button, Spin, Typography, Upload, message } from 'antd';
@@ -16,6 +17,7 @@ import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
 import { request } from '../runtime/api.js';
 import { acceptsFile, formatSize } from './format.js';
+import { downloadFile } from './download.js';
 
 export const UPLOAD_URL = '/api/blade-resource/oss/endpoint/put-file';
 
@@ -84,7 +86,8 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
     }
   };
 
-  const fileList: UploadFile[] = latest.current.map((f) => ({ uid: f.link, name: f.originalName || f.name, status: 'done', url: f.link }));
+  // no `url`: links need the api headers, so a click downloads through downloadFile (onPreview)
+  const fileList: UploadFile[] = latest.current.map((f) => ({ uid: f.link, name: f.originalName || f.name, status: 'done' }));
   const hint = accept || maxSize ? t('cmp.upload.hint', { accept: accept ?? '*', size: maxSize ? formatSize(maxSize) : '-' }) : '';
   return (
     <div className="kc-file-upload">
@@ -97,6 +100,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
         beforeUpload={beforeUpload}
         customRequest={customRequest}
         onRemove={(f) => change(latest.current.filter((x) => x.link !== f.uid))}
+        onPreview={(f) => void downloadFile(f.uid, f.name)}
       >
         <Button icon={<UploadOutlined />} disabled={disabled || (!!maxCount && latest.current.length >= maxCount)}>
           {t('cmp.upload.button')}
@@ -120,7 +124,13 @@ function FileList({ value }: FileUploadProps) {
     <ul className="kc-file-list" style={{ margin: 0, paddingLeft: 16 }}>
       {files.map((f) => (
         <li key={f.link}>
-          <a href={f.link} target="_blank" rel="noreferrer">
+          <a
+            href={f.link}
+            onClick={(e) => {
+              e.preventDefault();
+              void downloadFile(f.link, f.originalName || f.name);
+            }}
+          >
             {f.originalName || f.name}
           </a>
         </li>

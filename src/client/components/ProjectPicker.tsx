@@ -5,9 +5,9 @@
  *
  * Options come from `GET /api/project/baseinfo/select?declareStatus=` (`declaredValue` 1 / `undeclaredValue`
  * 0 by default; the parameter name is `statusParam`), loaded when the list first opens (or at once when the
- * field already holds a value). Option label = the record's `labelField` (default `projectName`, else `name`),
- * value = its `id`. While the project resource does not exist the server's error message is shown inside the
- * drop-down instead of options.
+ * field already holds a value). Option label = the record's `labelField` (default `name`, the project base
+ * info's name), value = its `id`. When the call fails (no such resource, no grant) the server's message is
+ * shown inside the drop-down.
  *
  * Choosing a project also writes its name into the sibling field named by `nameField` (the patent's
  * `projectName`), so the list and the record carry the name. readPretty shows that sibling name (or the id).
@@ -44,13 +44,13 @@ function siblingValue(field: GeneralField | undefined, name?: string): unknown {
 }
 
 function ProjectSelect(props: ProjectPickerProps) {
-  const { value, onChange, declared, nameField, url = PROJECT_SELECT_URL, statusParam = 'declareStatus', declaredValue = 1, undeclaredValue = 0, labelField = 'projectName', ...rest } = props;
+  const { value, onChange, declared, nameField, url = PROJECT_SELECT_URL, statusParam = 'declareStatus', declaredValue = 1, undeclaredValue = 0, labelField = 'name', ...rest } = props;
   const { t } = useTranslation();
   const field = useField() as GeneralField | undefined;
   const [opened, setOpened] = useState(false);
   const load = opened || (value !== undefined && value !== null && value !== '');
   const { data, error, isLoading } = useGet<Project[]>(load ? url : null, { [statusParam]: declared === false ? undeclaredValue : declaredValue }, { silent: true });
-  const labelOf = (p: Project) => String(p[labelField] ?? p.name ?? p.id);
+  const labelOf = (p: Project) => String(p[labelField] ?? p.projectName ?? p.name ?? p.id);
   const options = (Array.isArray(data) ? data : []).map((p) => ({ value: String(p.id), label: labelOf(p) }));
   const known = siblingValue(field, nameField);
   if (value && !options.some((o) => o.value === String(value))) options.unshift({ value: String(value), label: typeof known === 'string' && known ? known : String(value) });

@@ -4,7 +4,8 @@
  * and Storybook.
  *
  * - `components`: name → React component: the @formily/antd-v5 set plus ours (DictSelect, DeptTreeSelect,
- *   RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text). Dotted names resolve through
+ *   ResourceTreeSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, and a Switch that
+ *   reads 是 / 否 in readPretty). Dotted names resolve through
  *   sub-components (`Input.TextArea`, `Radio.Group`, `ArrayTable.Column`, `FormTab.TabPane` ...).
  * - `registryEntries`: designer metadata of each name: `{ name, title: {zh, en}, group }`.
  * - `SchemaField`: `createSchemaField({ components })`, with the CSP-safe expression compiler registered.
@@ -37,7 +38,6 @@ import {
   SelectTable,
   Space,
   Submit,
-  Switch,
   TimePicker,
   Transfer,
   TreeSelect,
@@ -51,7 +51,9 @@ import { RegionCascader } from './RegionCascader.js';
 import { FileUpload } from './FileUpload.js';
 import { ProjectPicker } from './ProjectPicker.js';
 import { UserPicker } from './UserPicker.js';
+import { ResourceTreeSelect } from './ResourceTreeSelect.js';
 import { Card, Text } from './Layout.js';
+import { Switch } from './Switch.js';
 
 export const components = {
   // layout
@@ -98,6 +100,7 @@ export const components = {
   // business
   DictSelect,
   DeptTreeSelect,
+  ResourceTreeSelect,
   RegionCascader,
   ProjectPicker,
   UserPicker,
@@ -179,6 +182,7 @@ export const registryEntries: RegistryEntry[] = [
   e('Reset', '重置按钮', 'Reset button', 'others'),
   e('DictSelect', '字典选择', 'Dictionary select', 'business'),
   e('DeptTreeSelect', '单位选择', 'Organisation select', 'business'),
+  e('ResourceTreeSelect', '上级选择', 'Parent select', 'business'),
   e('RegionCascader', '地区选择', 'Region select', 'business'),
   e('ProjectPicker', '项目选择', 'Project picker', 'business'),
   e('UserPicker', '人员选择', 'User picker', 'business'),

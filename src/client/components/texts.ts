@@ -9,6 +9,8 @@ export const componentTexts: Texts = {
   'cmp.input': { zh: '请输入', en: 'Please enter' },
   'cmp.loading': { zh: '加载中', en: 'Loading' },
   'cmp.empty': { zh: '暂无数据', en: 'No data' },
+  'cmp.yes': { zh: '是', en: 'Yes' },
+  'cmp.no': { zh: '否', en: 'No' },
   'cmp.upload.button': { zh: '上传附件', en: 'Upload' },
   'cmp.upload.uploading': { zh: '附件上传中，请稍等', en: 'Uploading the attachment, please wait' },
   'cmp.upload.badType': { zh: '文件类型不符合要求，只能上传 {{accept}} 格式的文件', en: 'Only {{accept}} files can be uploaded' },

@@ -20,7 +20,7 @@ export interface DetailViewProps {
 export function DetailView({ resource, open, recordKey, onClose }: DetailViewProps) {
   const { t } = useTranslation();
   const lang = useLang();
-  const prepared = useMemo(() => formSchemaOf(resource, lang, (resource.detail as ResourceSchema['form'] | undefined) ?? resource.form), [resource, lang]);
+  const prepared = useMemo(() => formSchemaOf(resource, lang, (resource.detail as ResourceSchema['form'] | undefined) ?? resource.form, true), [resource, lang]);
   const { form, error } = useRecordForm(resource, { open: open && recordKey !== undefined, recordKey, readPretty: true });
   return (
     <Modal

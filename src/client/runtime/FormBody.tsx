@@ -10,12 +10,12 @@
  * - `applyServerErrors(form, errors)`: puts each `{field, message}` of a 400 on its field (paths such as
  *   `assignee.0.name` match the data path through layout nodes); answers the ones no field took.
  *   `clearServerErrors(form)` removes them again before the next save.
- * - `FormBody`: FormProvider + FormLayout + SchemaField.
+ * - `FormBody`: FormProvider + FormLayout + SchemaField; empty values read as '-' in readPretty.
  */
 import React, { useEffect, useMemo, useState } from 'react';
 import { createForm, onFieldInputValueChange, setValidateLanguage, type Form, type Field } from '@formily/core';
 import { FormProvider } from '@formily/react';
-import { FormLayout } from '@formily/antd-v5';
+import { FormLayout, PreviewText } from '@formily/antd-v5';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { get, type FieldError } from './api.js';
@@ -29,12 +29,20 @@ export interface PreparedForm {
   width: number;
 }
 
-export function formSchemaOf(resource: ResourceSchema, lang: Lang, node = resource.form): PreparedForm {
-  const prepared = prepareFormSchema(localizeSchema(node, lang), lang) as Record<string, any>;
+export function formSchemaOf(resource: ResourceSchema, lang: Lang, node = resource.form, readPretty = false): PreparedForm {
+  const prepared = prepareFormSchema(localizeSchema(node, lang), lang, { readPretty }) as Record<string, any>;
   const { dialogWidth, ...layout } = (prepared['x-component-props'] ?? {}) as Record<string, unknown>;
   const schema = { ...prepared };
   delete schema['x-component-props'];
   return { schema, layout: { labelWidth: 130, ...layout }, width: typeof dialogWidth === 'number' ? dialogWidth : 900 };
+}
+
+/**
+ * The record to send: plain JSON of the form's values, without the bookkeeping keys Formily's ArrayTable
+ * writes into row objects (`__DO_NOT_USE_THIS_PROPERTY_index__`), which the server would refuse as unknown.
+ */
+export function recordOf(values: unknown): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(values, (k, v) => (k.startsWith('__DO_NOT_USE_THIS_PROPERTY') ? undefined : v))) as Record<string, unknown>;
 }
 
 /** The query parameters naming one record: `{id}` or `{<key>}` for resources keyed otherwise. */
@@ -104,9 +112,11 @@ export function FormBody({ form, prepared, lang }: { form: Form; prepared: Prepa
   useMemo(() => setValidateLanguage(lang === 'en' ? 'en-US' : 'zh-CN'), [lang]);
   return (
     <FormProvider form={form}>
-      <FormLayout {...prepared.layout}>
-        <SchemaField schema={prepared.schema} />
-      </FormLayout>
+      <PreviewText.Placeholder value="-">
+        <FormLayout {...prepared.layout}>
+          <SchemaField schema={prepared.schema} />
+        </FormLayout>
+      </PreviewText.Placeholder>
     </FormProvider>
   );
 }

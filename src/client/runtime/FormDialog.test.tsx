@@ -51,7 +51,7 @@ describe('FormDialog', () => {
     await user.click(within(dialog).getByLabelText('已在平台申报的项目'));
     expect(await within(dialog).findByText('请选择项目')).toBeTruthy();
     expect(within(dialog).queryByText('项目名称')).toBeNull();
-    // the project resource is not there yet: the picker shows the server's message
+    // the projects cannot be read (here: no such endpoint): the picker shows the server's message
     const selects = [...dialog.querySelectorAll('.ant-select')].filter((s) => s.textContent?.includes('请选择项目'));
     fireEvent.mouseDown(selects[0].querySelector('.ant-select-selector')!);
     expect(await screen.findByText('接口不存在: /api/project/baseinfo/select')).toBeTruthy();
@@ -62,7 +62,7 @@ describe('FormDialog', () => {
   });
 
   it('fills the project name from the chosen project', async () => {
-    server.on('GET', '/api/project/baseinfo/select', ok([{ id: '77', projectName: '智慧粮库建设' }]));
+    server.on('GET', '/api/project/baseinfo/select', ok([{ id: '77', name: '智慧粮库建设', declareStatus: 1 }]));
     let body: Record<string, unknown> = {};
     server.on('POST', '/api/basic/patent/submit', (r: { body: unknown }) => {
       body = r.body as Record<string, unknown>;
@@ -111,7 +111,9 @@ describe('FormDialog', () => {
     const cellError = await within(dialog).findByText('受让方名称不能超过100个字符');
     expect(cellError.closest('td')).toBeTruthy();
     expect(within(dialog).getByText(/nosuchfield: 未知字段/)).toBeTruthy();
-    expect(bodies[0]).toMatchObject({ id: '9001', name: '一种粮仓温湿度监测装置', assignee: [{ name: '甲公司', transferType: '1' }] });
+    expect(bodies[0]).toMatchObject({ id: '9001', name: '一种粮仓温湿度监测装置' });
+    // exactly the row's fields: no bookkeeping keys of the table component
+    expect(bodies[0].assignee).toEqual([{ name: '甲公司', transferType: '1' }]);
     await waitFor(() => expect(saveButton().className).not.toContain('ant-btn-loading'));
     expect(onClose).not.toHaveBeenCalled();
     // editing the field clears its server error

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { ApiError, post, type FieldError } from './api.js';
 import { useLang } from './hooks.js';
-import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, useRecordForm } from './FormBody.js';
+import { applyServerErrors, clearServerErrors, FormBody, recordOf, formSchemaOf, useRecordForm } from './FormBody.js';
 
 export interface FormDialogProps {
   resource: ResourceSchema;
@@ -44,7 +44,7 @@ export function FormDialog({ resource, open, recordKey, initialValues, onClose, 
     setUnmatched([]);
     clearServerErrors(form);
     try {
-      const saved = await form.submit((values) => post<Record<string, unknown>>(`${resource.api}/submit`, JSON.parse(JSON.stringify(values))));
+      const saved = await form.submit((values) => post<Record<string, unknown>>(`${resource.api}/submit`, recordOf(values)));
       void msg.success(t(isNew ? 'rt.added' : 'rt.updated'));
       onSaved?.(saved, isNew);
       onClose();

@@ -183,7 +183,7 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
     <div className="kc-list-page">
       {msgHolder}
       {modalHolder}
-      <SearchBar resource={resource} lang={lang} onSearch={onSearch} />
+      <SearchBar key={lang} resource={resource} lang={lang} onSearch={onSearch} />
       <Space style={{ marginBottom: 12 }}>
         {toolbar.includes('add') && allowed('add') && (
           <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, initialValues: treeMode && tree.parentField ? { [tree.parentField]: tree.root } : undefined })}>

@@ -1,7 +1,7 @@
 /**
  * The search form of a list (spec 000 §9, 002 §2), built from `list.search`: each entry's field appears with
  * its own form component (DictSelect, DeptTreeSelect, Input ...; radios and switches as a Select, text areas
- * as an Input) in an inline FormLayout, followed by the creation date range and the Search / Reset buttons.
+ * as an Input) in a responsive FormGrid, with the creation date range last, then the Search / Reset buttons.
  *
  * Parameters (`searchParams`): operator `like` (default) → `<field>` (contains for text, equal otherwise),
  * `equal` → `<field>_equal`, `daterange` → `<field>_datege` / `<field>_datele`; the creation date range →
@@ -75,7 +75,11 @@ export function searchSchemaOf(resource: ResourceSchema, lang: Lang): Record<str
       'x-component-props': { format: 'YYYY-MM-DD', placeholder: [i18n.t('rt.startDate', { lng: lang }), i18n.t('rt.endDate', { lng: lang })] },
     };
   }
-  return { type: 'object', properties };
+  // a responsive grid of search fields (one to four columns, each at least 260px wide)
+  return {
+    type: 'object',
+    properties: { grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { minColumns: 1, maxColumns: 4, minWidth: 260, columnGap: 16 }, properties } },
+  };
 }
 
 const blank = (v: unknown) => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.every((x) => x === undefined || x === null || x === ''));
@@ -128,9 +132,9 @@ export function SearchBar({ resource, lang, onSearch }: SearchBarProps) {
   return (
     <div className="kc-search" style={{ marginBottom: 16 }}>
       <FormProvider form={form}>
-        <FormLayout layout="inline">
+        <FormLayout labelWidth={110} feedbackLayout="none">
           <SchemaField schema={schema} />
-          <Space style={{ marginBottom: 8 }}>
+          <Space style={{ marginTop: 4 }}>
             <Button type="primary" icon={<SearchOutlined />} onClick={() => onSearch(searchParams(resource, form.values))}>
               {t('rt.search')}
             </Button>

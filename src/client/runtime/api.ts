@@ -82,17 +82,22 @@ export function withParams(url: string, params?: Params): string {
   return s ? `${url}${url.includes('?') ? '&' : '?'}${s}` : url;
 }
 
-/** Sends one request; resolves with the envelope's data (or the raw JSON with `raw`). */
-export async function request<T = unknown>(method: 'GET' | 'POST', url: string, opts: RequestOptions = {}): Promise<T> {
+/** The headers every call carries: client Basic, tenant, language, and the token and role when signed in. */
+export function authHeaders(): Record<string, string> {
   const s = getSession();
   const headers: Record<string, string> = {
     Authorization: CLIENT_BASIC,
     'Tenant-Id': s.tenantId,
     'Accept-Language': s.lang === 'en' ? 'en' : 'zh-CN',
-    ...opts.headers,
   };
   if (s.token) headers['Blade-Auth'] = `bearer ${s.token}`;
   if (s.currentRoleId) headers['Role-Id'] = s.currentRoleId;
+  return headers;
+}
+
+/** Sends one request; resolves with the envelope's data (or the raw JSON with `raw`). */
+export async function request<T = unknown>(method: 'GET' | 'POST', url: string, opts: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { ...authHeaders(), ...opts.headers };
   let body: BodyInit | undefined;
   if (opts.formData) body = opts.formData;
   else if (opts.form) {

@@ -10,8 +10,8 @@
  *   items.
  * - `prepareFormSchema(node, lang)`: what a schema may leave implicit, made explicit for Formily: date pickers
  *   get the picker and value format of the field's `format` (date, date-time, year, month: the server's
- *   formats), and array sub-forms written as plain fields (`ArrayTable` items with FormItem fields) get their
- *   columns, index, remove and add controls.
+ *   formats), uploads take their `maxItems` as the file count limit, and array sub-forms written as plain fields (`ArrayTable` items with FormItem fields) get their
+ *   columns, index, remove and add controls (not in a read-only view), on one page.
  * - `fieldNodes(resource)`: data field name → node (layout nodes flattened away), for columns and search.
  * - `fieldLabel(resource, field, lang)`: a column's label (system fields such as createTime included).
  */
@@ -98,8 +98,13 @@ const DATE_PROPS: Record<string, { picker?: string; format: string; showTime?: b
 
 const isArrayControl = (n: AnyNode) => /\.(Column|Addition|Remove|Index|Item|MoveUp|MoveDown|SortHandle)$/.test(n?.['x-component'] ?? '');
 
+export interface PrepareOptions {
+  /** A read-only view: sub-forms get no add / remove controls. */
+  readPretty?: boolean;
+}
+
 /** ArrayTable items written as plain fields → columns (title on the column), index and remove columns. */
-function expandArrayTable(node: AnyNode, lang: Lang): void {
+function expandArrayTable(node: AnyNode, lang: Lang, opts: PrepareOptions): void {
   const items = node.items as AnyNode | undefined;
   if (!items?.properties || Object.values(items.properties).some((p) => isArrayControl(p as AnyNode))) return;
   const t = (k: string) => i18n.t(k, { lng: lang });
@@ -116,6 +121,12 @@ function expandArrayTable(node: AnyNode, lang: Lang): void {
       properties: { [name]: field },
     };
   }
+  // sub-forms are short (maxItems): one page, no pager
+  node['x-component-props'] = { pagination: false, ...(node['x-component-props'] ?? {}) };
+  if (opts.readPretty) {
+    node.items = { ...items, properties: cols };
+    return;
+  }
   cols.__operations = {
     type: 'void',
     'x-component': 'ArrayTable.Column',
@@ -127,27 +138,30 @@ function expandArrayTable(node: AnyNode, lang: Lang): void {
 }
 
 /** ArrayItems / ArrayCards items without controls get a remove control, and the array an add button. */
-function expandArrayList(node: AnyNode, comp: 'ArrayItems' | 'ArrayCards', lang: Lang): void {
+function expandArrayList(node: AnyNode, comp: 'ArrayItems' | 'ArrayCards', lang: Lang, opts: PrepareOptions): void {
   const items = node.items as AnyNode | undefined;
-  if (!items?.properties || Object.values(items.properties).some((p) => isArrayControl(p as AnyNode))) return;
+  if (opts.readPretty || !items?.properties || Object.values(items.properties).some((p) => isArrayControl(p as AnyNode))) return;
   const t = (k: string) => i18n.t(k, { lng: lang });
   node.items = { ...items, properties: { ...items.properties, __remove: { type: 'void', 'x-component': `${comp}.Remove` } } };
   node.properties = { ...(node.properties ?? {}), __add: { type: 'void', title: t('rt.array.add'), 'x-component': `${comp}.Addition` } };
 }
 
 /** Makes implicit Formily details explicit (see the module comment); answers a new tree. */
-export function prepareFormSchema<T>(node: T, lang: Lang): T {
+export function prepareFormSchema<T>(node: T, lang: Lang, opts: PrepareOptions = {}): T {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
   const out: AnyNode = { ...(node as AnyNode) };
-  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties as AnyNode).map(([k, v]) => [k, prepareFormSchema(v, lang)]));
-  if (out.items && !Array.isArray(out.items)) out.items = prepareFormSchema(out.items, lang);
+  if (out.properties) out.properties = Object.fromEntries(Object.entries(out.properties as AnyNode).map(([k, v]) => [k, prepareFormSchema(v, lang, opts)]));
+  if (out.items && !Array.isArray(out.items)) out.items = prepareFormSchema(out.items, lang, opts);
   const comp = out['x-component'];
   if (typeof comp === 'string' && comp.startsWith('DatePicker') && typeof out.format === 'string' && DATE_PROPS[out.format]) {
     const d = DATE_PROPS[out.format];
     out['x-component-props'] = { ...d, style: { width: '100%' }, ...(out['x-component-props'] ?? {}) };
   }
-  if (comp === 'ArrayTable') expandArrayTable(out, lang);
-  if (comp === 'ArrayItems' || comp === 'ArrayCards') expandArrayList(out, comp, lang);
+  if (comp === 'FileUpload' && typeof out.maxItems === 'number' && !(out['x-component-props'] ?? {}).maxCount) {
+    out['x-component-props'] = { ...(out['x-component-props'] ?? {}), maxCount: out.maxItems };
+  }
+  if (comp === 'ArrayTable') expandArrayTable(out, lang, opts);
+  if (comp === 'ArrayItems' || comp === 'ArrayCards') expandArrayList(out, comp, lang, opts);
   return out as T;
 }
 

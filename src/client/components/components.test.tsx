@@ -1,0 +1,145 @@
+// @vitest-environment jsdom
+/**
+ * Our registry components inside real Formily forms, against a fake server: DictSelect (labels by language,
+ * one request per code, readPretty label, numeric keys), FileUpload (附件上传中，请稍等 while uploading, the
+ * stored items as value, type and size refused before any request), DeptTreeSelect and ResourceTreeSelect
+ * (names in readPretty, the root value shown empty and stored on clear), RegionCascader (names of the path,
+ * both value types) and UserPicker (a name as typed).
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import React from 'react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createForm, type Form } from '@formily/core';
+import { FormProvider } from '@formily/react';
+import { SchemaField } from './registry.js';
+import { ok, renderApp, setLang, type FakeServer } from '../runtime/test-utils.js';
+import { baseServer } from '../runtime/fixtures.js';
+
+let server: FakeServer;
+beforeEach(() => {
+  setLang('zh');
+  server = baseServer();
+});
+
+function renderForm(properties: Record<string, unknown>, opts: { values?: Record<string, unknown>; readPretty?: boolean } = {}): Form {
+  const form = createForm({ initialValues: opts.values, readPretty: opts.readPretty });
+  renderApp(
+    <FormProvider form={form}>
+      <SchemaField schema={{ type: 'object', properties: properties as never }} />
+    </FormProvider>,
+  );
+  return form;
+}
+
+describe('DictSelect', () => {
+  it('offers the entries, stores the key, shows the label and asks once per code', async () => {
+    const form = renderForm({
+      type: { type: 'string', title: '专利类型', 'x-decorator': 'FormItem', 'x-component': 'DictSelect', 'x-component-props': { code: 'patent_type' } },
+      again: { type: 'string', 'x-component': 'DictSelect', 'x-component-props': { code: 'patent_type' }, 'x-pattern': 'readPretty' },
+      level: { type: 'integer', 'x-component': 'DictSelect', 'x-component-props': { code: 'patent_type' } },
+    }, { values: { again: '2' } });
+    expect(await screen.findByText('实用新型')).toBeTruthy();
+    fireEvent.mouseDown(document.querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByText('发明专利', { selector: '.ant-select-item-option-content' }));
+    expect(form.values.type).toBe('1');
+    const selects = document.querySelectorAll('.ant-select-selector');
+    fireEvent.mouseDown(selects[selects.length - 1]);
+    const options = await screen.findAllByText('实用新型', { selector: '.ant-select-item-option-content' });
+    fireEvent.click(options[options.length - 1]);
+    expect(form.values.level).toBe(2);
+    expect(server.calls('/api/blade-system/dict/dictionary')).toHaveLength(1);
+  });
+
+  it('shows dictValueEn in English', async () => {
+    setLang('en');
+    renderForm({ type: { type: 'string', 'x-component': 'DictSelect', 'x-component-props': { code: 'patent_type' } } }, { values: { type: '2' }, readPretty: true });
+    expect(await screen.findByText('Utility model')).toBeTruthy();
+    setLang('zh');
+  });
+});
+
+describe('FileUpload', () => {
+  const annex = { annex: { type: 'array', title: '附件', 'x-decorator': 'FormItem', 'x-component': 'FileUpload', 'x-component-props': { accept: '.pdf,.docx', maxSize: 1024 } } };
+
+  it('says 附件上传中，请稍等 while uploading and stores {name, link, originalName}', async () => {
+    let finish: () => void = () => {};
+    server.on('POST', '/api/blade-resource/oss/endpoint/put-file', async () => {
+      await new Promise<void>((r) => (finish = r));
+      return ok({ link: '/api/blade-resource/oss/endpoint/file/upload/20240101/u1.pdf', name: 'upload/20240101/u1.pdf', originalName: '证书.pdf', domain: '/x', attachId: '5' });
+    });
+    const user = userEvent.setup({ applyAccept: false });
+    const form = renderForm(annex);
+    await user.upload(document.querySelector('input[type=file]') as HTMLInputElement, new File(['%PDF-1.4'], '证书.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('附件上传中，请稍等')).toBeTruthy();
+    const sent = server.calls('/api/blade-resource/oss/endpoint/put-file')[0];
+    expect((sent.body as FormData).get('file')).toBeInstanceOf(File);
+    expect(sent.headers['Authorization']).toMatch(/^Basic /);
+    await act(async () => finish());
+    await waitFor(() => expect(screen.queryByText('附件上传中，请稍等')).toBeNull());
+    expect(form.values.annex).toEqual([{ name: 'upload/20240101/u1.pdf', link: '/api/blade-resource/oss/endpoint/file/upload/20240101/u1.pdf', originalName: '证书.pdf' }]);
+    expect(screen.getByText('证书.pdf')).toBeTruthy();
+  });
+
+  it('refuses a wrong type or a file too large before sending it', async () => {
+    const user = userEvent.setup({ applyAccept: false });
+    const form = renderForm(annex);
+    // rc-upload renders a fresh input after each choice: query it each time
+    const input = () => document.querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input(), new File(['MZ'], 'tool.exe', { type: 'application/x-msdownload' }));
+    expect(await screen.findByText('文件类型不符合要求，只能上传 .pdf,.docx 格式的文件')).toBeTruthy();
+    await user.upload(input(), new File([new Uint8Array(2048)], 'big.pdf', { type: 'application/pdf' }));
+    expect(await screen.findByText('文件大小不能超过 1KB')).toBeTruthy();
+    expect(server.calls('/api/blade-resource/oss/endpoint/put-file')).toHaveLength(0);
+    expect(form.values.annex ?? []).toEqual([]);
+  });
+});
+
+describe('tree pickers', () => {
+  it('DeptTreeSelect shows the department name in readPretty', async () => {
+    renderForm({ deptId: { type: 'string', 'x-component': 'DeptTreeSelect' } }, { values: { deptId: '101' }, readPretty: true });
+    expect(await screen.findByText('集团科技信息部')).toBeTruthy();
+  });
+
+  it('ResourceTreeSelect shows titles, the root value as empty, and stores the root value on clear', async () => {
+    server.on('GET', '/api/blade-system/dict/tree', [{ id: '1', key: '1', value: '1', title: '专利类型', children: [{ id: '2', key: '2', value: '2', title: '发明专利', children: [] }] }]);
+    const props = { url: '/api/blade-system/dict/tree', rootValue: '0', allowClear: true };
+    renderForm({ parentId: { type: 'string', 'x-component': 'ResourceTreeSelect', 'x-component-props': props } }, { values: { parentId: '2' }, readPretty: true });
+    expect(await screen.findByText('发明专利')).toBeTruthy();
+    const form = renderForm({ parentId: { type: 'string', 'x-component': 'ResourceTreeSelect', 'x-component-props': props } }, { values: { parentId: '1' } });
+    await waitFor(() => expect(document.querySelector('.ant-select-selection-item')?.textContent).toBe('专利类型'));
+    fireEvent.mouseDown(document.querySelector('.ant-select-clear')!);
+    await waitFor(() => expect(form.values.parentId).toBe('0'));
+  });
+
+  it('RegionCascader shows the names of the path for both value types', async () => {
+    server.on('GET', '/api/blade-system/region/lazy-tree', (r: { query: Record<string, string> }) =>
+      ok(
+        {
+          '00': [{ code: '11', name: '北京市', regionLevel: 1, hasChildren: true }],
+          '11': [{ code: '1101', name: '市辖区', regionLevel: 2, hasChildren: true }],
+          '1101': [{ code: '110101', name: '东城区', regionLevel: 3, hasChildren: false }],
+        }[r.query.parentCode] ?? [],
+      ),
+    );
+    server.on('GET', '/api/blade-system/region/detail', { code: '110101', ancestors: '00,11,1101' });
+    renderForm(
+      {
+        a: { type: 'array', 'x-component': 'RegionCascader' },
+        b: { type: 'string', 'x-component': 'RegionCascader', 'x-component-props': { valueType: 'last' } },
+      },
+      { values: { a: ['11', '1101'], b: '110101' }, readPretty: true },
+    );
+    expect(await screen.findByText('北京市 / 市辖区')).toBeTruthy();
+    expect(await screen.findByText('北京市 / 市辖区 / 东城区')).toBeTruthy();
+  });
+});
+
+describe('UserPicker', () => {
+  it('accepts a name as typed until the user directory exists', async () => {
+    const user = userEvent.setup();
+    const form = renderForm({ userId: { type: 'string', 'x-component': 'UserPicker' } });
+    await user.type(screen.getByPlaceholderText('请输入姓名'), '张三');
+    expect(form.values.userId).toBe('张三');
+  });
+});
