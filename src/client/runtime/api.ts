@@ -60,6 +60,12 @@ export function setUnauthorizedHandler(fn: () => void): void {
   onUnauthorized = fn;
 }
 
+/** Shows an error toast; the shell installs antd's App-context `message.error` (themed, no static-call warning). */
+let showError: (text: string, onClose: () => void) => void = (text, onClose) => void message.error({ content: text, onClose });
+export function setErrorToaster(fn: (text: string, onClose: () => void) => void): void {
+  showError = fn;
+}
+
 let toastTimer: ReturnType<typeof setTimeout> | undefined;
 let toastOpen = false;
 /** One error toast at a time, shown 300 ms after the failure (spec 000 §8). */
@@ -68,7 +74,7 @@ export function toastError(text: string): void {
   toastTimer = setTimeout(() => {
     toastTimer = undefined;
     toastOpen = true;
-    void message.error({ content: text, onClose: () => (toastOpen = false) });
+    showError(text, () => (toastOpen = false));
     setTimeout(() => (toastOpen = false), 3000);
   }, 300);
 }

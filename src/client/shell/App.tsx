@@ -15,7 +15,7 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router-dom';
 import { SWRConfig } from 'swr';
-import { setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
+import { setErrorToaster, setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
 import { useSession } from './session.js';
 import { LoginPage } from './LoginPage.js';
 
@@ -72,6 +72,13 @@ export const router = createBrowserRouter([
 
 setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));
 
+/** Hands antd's context-aware message API to the API client's error toast. */
+function ToastBridge() {
+  const { message } = AntApp.useApp();
+  useEffect(() => setErrorToaster((text, onClose) => void message.error({ content: text, onClose })), [message]);
+  return null;
+}
+
 export function App() {
   const s = useSession();
   useEffect(() => {
@@ -84,6 +91,7 @@ export function App() {
   return (
     <ConfigProvider locale={s.lang === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: s.themeColor, borderRadius: 4 } }}>
       <AntApp>
+        <ToastBridge />
         <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
           <Suspense fallback={fallback}>
             <RouterProvider router={router} />

@@ -48,6 +48,11 @@ export function LoginPage() {
     void refresh();
   }, [refresh]);
 
+  // spec 000 §2.1: the login page's title is 登录
+  useEffect(() => {
+    document.title = t('route.login');
+  }, [t]);
+
   const onFinish = async (v: { tenantId: string; username: string; password: string; code: string }) => {
     setLoading(true);
     setError(null);

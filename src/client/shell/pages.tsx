@@ -4,14 +4,16 @@
  * the current role's menu says a path is (spec 000 §2.4): a resource → ResourcePage from its schema; a menu
  * that is not enabled → 功能开发中; a path the menu does not know → /404.
  */
-import { Button, Card, Col, Descriptions, Empty, Result, Row, Spin, Statistic, Typography } from 'antd';
+import { useState } from 'react';
+import { Button, Card, Col, Descriptions, Empty, Result, Row, Segmented, Spin, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
 import useSWR from 'swr';
 import { get } from '../runtime/api.js';
 import { ResourcePage } from '../runtime/ResourcePage.js';
+import { useResourceSchema } from '../runtime/schema.js';
 import { currentRole, useSession } from './session.js';
-import { findByPath, menuLabel, useMenus, visibleFor } from './menu.js';
+import { findByPath, menuLabel, useMenus, usePermissions, visibleFor } from './menu.js';
 import { useOpenMenu } from './Layout.js';
 
 export function ErrorPage({ status }: { status: 404 | 403 | 500 }) {
@@ -102,6 +104,34 @@ export function MenuPage() {
   const m = chain?.[chain.length - 1];
   if (!m || !visibleFor(m, currentRole(s)?.roleAlias)) return <Navigate to="/404" replace />;
   if (!m.isEnabled) return <Empty description={t('menu.developing')} />;
-  if (m.resource) return <ResourcePage key={m.resource} name={m.resource} />;
+  if (m.resource) return <ResourceMenuPage key={m.resource} name={m.resource} />;
   return <Empty description={t('menu.developing')} />;
+}
+
+type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
+
+/**
+ * A resource screen with the list scopes its schema offers (spec 001 §2: the whole list, my company's
+ * `list-for-myCompany`, mine `myList`) as a switch above the list, and the buttons the role is granted
+ * (`<menu>_add`, `_edit`, `_delete`, `_view`). The server checks both again.
+ */
+function ResourceMenuPage({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const perms = usePermissions();
+  const { data: schema } = useResourceSchema(name);
+  const [scope, setScope] = useState<ListEndpoint>('list');
+  const offered = (['list', 'list-for-myCompany', 'myList'] as const).filter((e) => schema?.endpoints.includes(e));
+  return (
+    <>
+      {offered.length > 1 && (
+        <Segmented
+          className="kc-list-scope"
+          value={scope}
+          onChange={(v) => setScope(v as ListEndpoint)}
+          options={offered.map((e) => ({ value: e, label: t(`scope.${e}`) }))}
+        />
+      )}
+      <ResourcePage name={name} listEndpoint={scope} can={(code) => perms[code] === true} />
+    </>
+  );
 }

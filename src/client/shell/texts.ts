@@ -60,5 +60,8 @@ export const shellTexts: Texts = {
   'userinfo.roles': { zh: '角色', en: 'Roles' },
   'userinfo.email': { zh: '邮箱', en: 'Email' },
   'userinfo.phone': { zh: '手机号', en: 'Phone' },
+  'scope.list': { zh: '全部', en: 'All' },
+  'scope.list-for-myCompany': { zh: '本单位', en: 'My company' },
+  'scope.myList': { zh: '我的', en: 'Mine' },
   'home.apps': { zh: '我的应用', en: 'My applications' },
 };
