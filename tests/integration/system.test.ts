@@ -59,11 +59,23 @@ describe('menu/routes', () => {
     expect(named(tree, '行政区划')).toBeUndefined();
   });
 
-  it('shows a module that is not built yet with isEnabled false (论文)', async () => {
+  it('shows a module that is not built yet with isEnabled false (项目申报)', async () => {
     const { body } = await call(s, kyry, 'GET', '/api/blade-system/menu/routes');
-    const thesis = named(body.data, '论文');
-    expect(thesis).toMatchObject({ path: '/basic/thesis', isEnabled: false });
+    expect(named(body.data, '项目申报')).toMatchObject({ path: '/project/baseinfo', isEnabled: false });
     expect(named(body.data, '科研项目')).toMatchObject({ isEnabled: false });
+  });
+
+  it('enables every achievement type as a resource page (专利, 论文, 软件著作权, 著作, 奖励, 标准)', async () => {
+    const { body } = await call(s, kyry, 'GET', '/api/blade-system/menu/routes');
+    const achievement = (body.data as MenuNode[]).find((n) => n.name === '科技成果')!;
+    expect(achievement.children.map((c) => [c.name, c.path, c.resource, c.isEnabled])).toEqual([
+      ['专利', '/basic/patent', 'basic/patent', true],
+      ['论文', '/basic/thesis', 'basic/thesis', true],
+      ['软件著作权', '/basic/softwarecopyright', 'basic/softwarecopyright', true],
+      ['著作', '/basic/book', 'basic/book', true],
+      ['奖励', '/basic/award', 'basic/award', true],
+      ['标准', '/basic/standard', 'basic/standard', true],
+    ]);
   });
 
   it('gives the administrator 系统管理 with 行政区划', async () => {
@@ -125,16 +137,18 @@ describe('menu/buttons', () => {
   it("holds a researcher's patent buttons as leaves under 专利", async () => {
     const { status, body } = await call(s, kyry, 'GET', '/api/blade-system/menu/buttons');
     expect(status).toBe(200);
-    expect(codes(body).sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_view']);
+    const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
+    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_view`]));
     const patent = named(body.data, '专利')!;
     const leaves = patent.children.map((c) => c.code);
     expect(leaves.sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_view']);
     expect(patent.children.every((c) => c.children.length === 0)).toBe(true);
   });
 
-  it('gives a declaring unit no patent_delete', async () => {
+  it('gives a declaring unit no delete button on any achievement type', async () => {
     const { body } = await call(s, sbdw, 'GET', '/api/blade-system/menu/buttons');
-    expect(codes(body).sort()).toEqual(['patent_add', 'patent_edit', 'patent_view']);
+    const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
+    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_view`]));
   });
 
   it('gives the administrator the region buttons too', async () => {

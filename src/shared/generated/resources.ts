@@ -12,6 +12,431 @@ export interface SystemFields {
   status: number;
 }
 
+/** 奖励 / Award (basic/award, schemas/basic/award.json): the record as submitted. */
+export const awardRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "level": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "grade": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "certificateDept": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "certificateDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "year": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-year"
+    },
+    "deptCertificateCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "platform": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "participateInDept": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 1000,
+      "minimum": 1
+    },
+    "deptRank": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 1000,
+      "minimum": 1
+    },
+    "applyNo": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "applyName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "achievement": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "type": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "userNamesDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "userName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "userId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "deptName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type AwardInput = FromSchema<typeof awardRecordSchema>;
+/** A stored Award record as the API answers it. */
+export type AwardRecord = AwardInput & SystemFields;
+
+/** 著作 / Book (basic/book, schemas/basic/book.json): the record as submitted. */
+export const bookRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "publishDept": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "publishTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-month"
+    },
+    "publishRegion": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "language": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "type": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "wordsNumber": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "isbnCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 17,
+      "pattern": "^(?:97[89](?:[- ]?[0-9]){10}|(?:[0-9][- ]?){9}[0-9Xx])$"
+    },
+    "pressLevel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "userNamesDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "userName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "userId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "deptName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BookInput = FromSchema<typeof bookRecordSchema>;
+/** A stored Book record as the API answers it. */
+export type BookRecord = BookInput & SystemFields;
+
 /** 专利 / Patent (basic/patent, schemas/basic/patent.json): the record as submitted. */
 export const patentRecordSchema = {
   "type": "object",
@@ -283,6 +708,641 @@ export const patentRecordSchema = {
 export type PatentInput = FromSchema<typeof patentRecordSchema>;
 /** A stored Patent record as the API answers it. */
 export type PatentRecord = PatentInput & SystemFields;
+
+/** 软件著作权 / Software copyright (basic/softwarecopyright, schemas/basic/softwarecopyright.json): the record as submitted. */
+export const softwarecopyrightRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "devEndTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "state": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "firstPublishTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "bookCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "getWay": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "scope": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "technicalFeature": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "mainFunc": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "ownershipDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "userNamesDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "userName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "userId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "deptName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type SoftwarecopyrightInput = FromSchema<typeof softwarecopyrightRecordSchema>;
+/** A stored Software copyright record as the API answers it. */
+export type SoftwarecopyrightRecord = SoftwarecopyrightInput & SystemFields;
+
+/** 标准 / Standard (basic/standard, schemas/basic/standard.json): the record as submitted. */
+export const standardRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "category": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "type": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "state": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "publishTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "execTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "publishDept": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "deptNames": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "joinDept": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "userNamesDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "userName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "userId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "deptName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type StandardInput = FromSchema<typeof standardRecordSchema>;
+/** A stored Standard record as the API answers it. */
+export type StandardRecord = StandardInput & SystemFields;
+
+/** 论文 / Thesis (basic/thesis, schemas/basic/thesis.json): the record as submitted. */
+export const thesisRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^\\d{1,19}$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "publish": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "publishDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-year"
+    },
+    "volumeNumber": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "issueNumber": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "pageScope": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "wordsNumber": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 100000,
+      "minimum": 0
+    },
+    "cnCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "level": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "collectionName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "scope": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "region": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "language": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "meetingName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "meetingAddress": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "meetingStartDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "meetingEndDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "authorDetailForm": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "userId": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "rank": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1
+          },
+          "unit": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ThesisInput = FromSchema<typeof thesisRecordSchema>;
+/** A stored Thesis record as the API answers it. */
+export type ThesisRecord = ThesisInput & SystemFields;
 
 /** 项目基本信息 / Project base information (project/baseinfo, schemas/project/baseinfo.json): the record as submitted. */
 export const baseinfoRecordSchema = {

@@ -68,6 +68,39 @@ const buttons = (code: string, name: string, nameEn: string, grants: Record<'vie
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
 /**
+ * The achievement types (spec 001 §3): one menu each under 科技成果, path `/basic/<code>`, resource
+ * `basic/<code>`, with view/add/edit/delete buttons. Everyone who registers achievements may view, add and
+ * edit them; deleting is for research management, researchers and project managers (not declaring units).
+ * Each type gets the same data scopes (see `ACHIEVEMENT_SCOPES`).
+ */
+export const ACHIEVEMENT_TYPES = [
+  { code: 'patent', name: '专利', nameEn: 'Patents', item: '专利', itemEn: 'patent' },
+  { code: 'thesis', name: '论文', nameEn: 'Theses', item: '论文', itemEn: 'thesis' },
+  { code: 'softwarecopyright', name: '软件著作权', nameEn: 'Software copyrights', item: '软件著作权', itemEn: 'software copyright' },
+  { code: 'book', name: '著作', nameEn: 'Books', item: '著作', itemEn: 'book' },
+  { code: 'award', name: '奖励', nameEn: 'Awards', item: '奖励', itemEn: 'award' },
+  { code: 'standard', name: '标准', nameEn: 'Standards', item: '标准', itemEn: 'standard' },
+] as const;
+
+const ACHIEVEMENT_DELETERS = [ROLE.researchManagement, ROLE.researcher, ROLE.projectManager];
+
+function achievementMenu(t: (typeof ACHIEVEMENT_TYPES)[number]): MenuSeed {
+  return {
+    code: t.code, name: t.name, nameEn: t.nameEn, path: `/basic/${t.code}`, resource: `basic/${t.code}`, grant: ACHIEVERS,
+    children: buttons(t.code, t.item, t.itemEn, { view: ACHIEVERS, add: ACHIEVERS, edit: ACHIEVERS, delete: ACHIEVEMENT_DELETERS }),
+  };
+}
+
+/**
+ * Data scopes on every achievement type: researchers (in both tenants) see their own records, declaring
+ * units their department and the departments below it; other roles have no scope (the whole tenant).
+ */
+const ACHIEVEMENT_SCOPES: Array<{ scopeName: string; scopeColumn: string; scopeType: number; roles: string[] }> = [
+  { scopeName: '本人数据', scopeColumn: 'create_user', scopeType: 2, roles: [ROLE.researcher] },
+  { scopeName: '本部门及子部门数据', scopeColumn: 'create_dept', scopeType: 4, roles: [ROLE.declaringUnit] },
+];
+
+/**
  * The menu tree. Modules not built yet are seeded with `isEnabled: false`, so the shell shows 功能开发中
  * (spec 000 §2.5) instead of a dead link; they are enabled as their issues land.
  */
@@ -83,15 +116,7 @@ export const MENUS: MenuSeed[] = [
   {
     code: 'achievement', name: '科技成果', nameEn: 'Achievements', path: '/basic', source: 'TrophyOutlined', grant: ACHIEVERS,
     children: [
-      {
-        code: 'patent', name: '专利', nameEn: 'Patents', path: '/basic/patent', resource: 'basic/patent', grant: ACHIEVERS,
-        children: buttons('patent', '专利', 'patent', { view: ACHIEVERS, add: ACHIEVERS, edit: ACHIEVERS, delete: [ROLE.researchManagement, ROLE.researcher, ROLE.projectManager] }),
-      },
-      { code: 'thesis', name: '论文', nameEn: 'Theses', path: '/basic/thesis', isEnabled: false, grant: ACHIEVERS },
-      { code: 'softwarecopyright', name: '软件著作权', nameEn: 'Software copyrights', path: '/basic/softwarecopyright', isEnabled: false, grant: ACHIEVERS },
-      { code: 'book', name: '著作', nameEn: 'Books', path: '/basic/book', isEnabled: false, grant: ACHIEVERS },
-      { code: 'award', name: '奖励', nameEn: 'Awards', path: '/basic/award', isEnabled: false, grant: ACHIEVERS },
-      { code: 'standard', name: '标准', nameEn: 'Standards', path: '/basic/standard', isEnabled: false, grant: ACHIEVERS },
+      ...ACHIEVEMENT_TYPES.map(achievementMenu),
     ],
   },
   {
@@ -256,18 +281,17 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       }
     }
 
-    // data scopes on patents: researchers see their own records, declaring units their department and below
-    const ownScope = nextId();
-    const deptScope = nextId();
-    await trx.insertInto('blade_scope_data').values([
-      { id: ownScope, menu_id: menuIds.get('patent'), resource_code: 'basic/patent', scope_name: '本人数据', scope_column: 'create_user', scope_type: 2 },
-      { id: deptScope, menu_id: menuIds.get('patent'), resource_code: 'basic/patent', scope_name: '本部门及子部门数据', scope_column: 'create_dept', scope_type: 4 },
-    ]).execute();
-    await trx.insertInto('blade_role_scope').values([
-      { id: nextId(), scope_category: 1, scope_id: ownScope, role_id: roleIds.get(ROLE.researcher)! },
-      { id: nextId(), scope_category: 1, scope_id: ownScope, role_id: demoRoles.get(ROLE.researcher)! },
-      { id: nextId(), scope_category: 1, scope_id: deptScope, role_id: roleIds.get(ROLE.declaringUnit)! },
-    ]).execute();
+    // data scopes on the achievement types (ACHIEVEMENT_SCOPES); tenant 100001 has a researcher role too
+    for (const t of ACHIEVEMENT_TYPES) {
+      for (const sc of ACHIEVEMENT_SCOPES) {
+        const scopeId = nextId();
+        await trx.insertInto('blade_scope_data').values({
+          id: scopeId, menu_id: menuIds.get(t.code), resource_code: `basic/${t.code}`, scope_name: sc.scopeName, scope_column: sc.scopeColumn, scope_type: sc.scopeType,
+        }).execute();
+        const roles = sc.roles.flatMap((alias) => [roleIds.get(alias), demoRoles.get(alias)]).filter((id): id is string => id !== undefined);
+        await trx.insertInto('blade_role_scope').values(roles.map((roleId) => ({ id: nextId(), scope_category: 1, scope_id: scopeId, role_id: roleId }))).execute();
+      }
+    }
 
     // demo projects, so that achievements can name a project (projectSource 1 = declared, 2 = not yet declared)
     const kyglId = (await sql<{ id: string }>`SELECT id FROM blade_user WHERE tenant_id = '000000' AND account = 'kygl'`.execute(trx)).rows[0].id;
