@@ -1,7 +1,9 @@
 /**
  * Assembles the server: `startKernel` brings up the database (embedded or DATABASE_URL), migrates, loads
- * and syncs the schemas, and seeds an empty database; `buildApp` creates the Fastify instance with the
- * pipeline, the auth, system and module routes and the generic resource endpoints.
+ * the schemas (the folder's, then the published versions of the schema store over them) and syncs their
+ * tables, seeds an empty database, and listens for what other nodes change (kc_cache, kc_schema);
+ * `buildApp` creates the Fastify instance with the pipeline, the auth, system and module routes and the
+ * generic resource endpoints.
  *
  * Tests build the same app over a test database (see tests/integration/global-setup.ts), so what they exercise is
  * what `npm start` serves.
@@ -26,9 +28,11 @@ import { registerAuthRoutes } from './core/auth/routes.js';
 import { Registry } from './resources/registry.js';
 import { syncTables } from './resources/sync.js';
 import { ResourceEngine } from './resources/engine.js';
+import { SchemaStore } from './resources/store.js';
 import { registerSystemRoutes } from './modules/system/routes.js';
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 import { registerBasicModule } from './modules/basic/index.js';
+import { registerAchievementServices } from './modules/basic/services.js';
 import { registerRegionHooks } from './modules/system/region.js';
 import { registerDictModule } from './modules/system/dict.js';
 import { registerSchemaRoutes } from './modules/system/schema-routes.js';
@@ -39,6 +43,8 @@ export interface Kernel {
   database: Database;
   embedded?: EmbeddedDb;
   registry: Registry;
+  /** The schema store: published versions, drafts, and the reloads NOTIFY kc_schema triggers. */
+  schemas: SchemaStore;
   engine: ResourceEngine;
   tokens: TokenService;
   org: OrgCache;
@@ -64,6 +70,10 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const applied = await migrate(database.db);
     if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
     const registry = Registry.loadFolder();
+    // the published versions (the designer's) replace the folder's before the tables are synced
+    const schemas = new SchemaStore(database.db, registry, log);
+    const overlaid = await schemas.overlay();
+    if (overlaid.length) log(`published schemas served: ${overlaid.join(', ')}`);
     const report = await syncTables(database.db, registry.resources.values());
     if (report.created.length || report.added.length) log(`tables synced: created ${report.created.join(', ') || 'none'}; columns added ${report.added.length}`);
     const seed = await seedIfEmpty(database.db, config.dataDir);
@@ -76,6 +86,7 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const org = new OrgCache(database.db);
     const grants = new GrantCache(database.db);
     await listenForCacheChanges(listener, org, grants);
+    await schemas.listen(listener);
     const engine = new ResourceEngine(database.db, registry, org, grants, config.countBound, database.pool, (payload) => {
       database.pool.query('SELECT pg_notify($1, $2)', ['kc_cache', payload]).catch(() => undefined);
     });
@@ -85,10 +96,14 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const apiLog = new ApiLogWriter(database.db);
     const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
+    // NOTIFY kc_schema reloads a published schema at once; this catches up with one a node missed
+    const schemaResync = setInterval(() => void schemas.resync().catch(() => undefined), 30_000);
+    schemaResync.unref();
     return {
-      config, database, embedded, registry, engine, tokens, org, grants, apiLog, listener, seed,
+      config, database, embedded, registry, schemas, engine, tokens, org, grants, apiLog, listener, seed,
       async close() {
         clearInterval(purge);
+        clearInterval(schemaResync);
         await apiLog.close();
         await listener.end().catch(() => undefined);
         await database.close();
@@ -123,9 +138,10 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
   registerSystemRoutes(app, k.database.db);
   registerBasicModule(app, k.engine);
+  registerAchievementServices(app, k.engine, k.org); // workflow actions (examine), statistics, dashboards
   registerRegionHooks(k.engine);
   registerDictModule(app, k.engine);
-  registerSchemaRoutes(app, k.registry);
+  registerSchemaRoutes(app, k.schemas);
   await registerFileRoutes(app, { db: k.database.db, dataDir: k.config.dataDir, timeZone: k.config.timeZone });
   k.engine.mount(app);
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -20,6 +20,11 @@
  *
  * Module code hooks in with `engine.hooks(name, {...})` (before/after submit and remove, inside the
  * transaction) and mounts custom actions beside the generic ones with the Fastify instance.
+ *
+ * Schemas change at run time (the designer publishes a version, store.ts): routes look their resource up by
+ * name per request, the entry points (`authorize`, `page`, `submit`, `remove`, `tree`) resolve the current
+ * version of the resource they are given, and a catch-all route serves endpoints and resources that did not
+ * exist when the routes were mounted.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CompiledQuery } from 'kysely';
@@ -29,6 +34,7 @@ import { nextId } from '../core/ids.js';
 import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
 import { checkRequired, DATE_FORMAT_TEXT, labelOf, nodeAtPath, ruleMessage, SYSTEM_FIELDS, type ColumnDef } from '../../shared/schema/derive.js';
 import type { Lang } from '../../shared/i18n/messages.js';
+import type { EndpointName } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import type { Registry, Resource } from './registry.js';
 import { addFilters, Conditions, orderBy, paging, quote } from './query.js';
@@ -75,6 +81,20 @@ declare module 'fastify' {
 }
 
 const ADMIN_ONLY = Symbol('admin-only');
+
+/** The HTTP method of each generic endpoint. */
+const ENDPOINT_METHOD: Record<EndpointName, 'GET' | 'POST'> = {
+  list: 'GET',
+  page: 'GET',
+  detail: 'GET',
+  submit: 'POST',
+  remove: 'POST',
+  select: 'GET',
+  myList: 'GET',
+  'list-for-myCompany': 'GET',
+  tree: 'GET',
+  'lazy-tree': 'GET',
+};
 
 export class ResourceEngine {
   private readonly hookMap = new Map<string, ResourceHooks>();
@@ -134,6 +154,7 @@ export class ResourceEngine {
   /** Throws 401 without a user and 403 when the active roles lack the grant for `op`. */
   async authorize(user: AuthUser | null, r: Resource, op: Operation): Promise<AuthUser> {
     if (!user) throw new ApiError(401, 'unauthorized');
+    r = this.current(r);
     if (user.isAdmin) return user;
     const code = this.requiredCode(r, op);
     if (code === null) return user;
@@ -215,6 +236,7 @@ export class ResourceEngine {
 
   /** One page: `{records, total, size, current, pages}`, plus `totalBounded: true` when total hit the bound. */
   async page(r: Resource, user: AuthUser, query: Record<string, unknown>, extra?: (c: Conditions) => Promise<void> | void, withDataScope = true) {
+    r = this.current(r);
     const { pageSql, countSql, params, current, size } = await this.buildPageQuery(r, user, query, extra, withDataScope);
     const table = r.schema.table;
     const countKey = countSql + '\u0000' + JSON.stringify(params);
@@ -294,6 +316,7 @@ export class ResourceEngine {
   /** Insert or update from a request body; answers the saved record. */
   async submit(r: Resource, user: AuthUser, body: unknown, lang: Lang): Promise<Row> {
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'bodyNotObject');
+    r = this.current(r);
     const input: Row = { ...(body as Row) };
     for (const f of SYSTEM_FIELDS) delete input[f];
     const hooks = this.hookMap.get(r.schema.name) ?? {};
@@ -388,6 +411,7 @@ export class ResourceEngine {
   /** Logical delete of `ids` (all visible to the user, or 404 and nothing changes). */
   async remove(r: Resource, user: AuthUser, idsParam: unknown, lang: Lang): Promise<number> {
     if (typeof idsParam !== 'string' || idsParam.trim() === '') throw new ApiError(400, 'idsRequired');
+    r = this.current(r);
     const ids = [...new Set(idsParam.split(',').map((s) => s.trim()).filter(Boolean))];
     const keyIsId = r.byField.get(r.key)!.sqlType === 'bigint';
     if (ids.length > 1000 || ids.some((id) => (keyIsId ? !/^\d{1,19}$/.test(id) : id.length > 100))) throw new ApiError(400, 'badParam', { param: 'ids' });
@@ -412,6 +436,7 @@ export class ResourceEngine {
 
   /** Tree nodes under `parent` (lazy) or the whole tree (nested). */
   async tree(r: Resource, user: AuthUser, query: Record<string, unknown>, lazy: boolean): Promise<Row[]> {
+    r = this.current(r);
     const spec = r.schema.tree!;
     const parentCol = r.byField.get(spec.parentField)!;
     const labelCol = r.byField.get(spec.labelField)!;
@@ -458,82 +483,150 @@ export class ResourceEngine {
     return roots;
   }
 
-  /** Mounts the endpoints of every resource on `app`. */
-  mount(app: FastifyInstance): void {
-    for (const r of this.registry.resources.values()) this.mountResource(app, r);
+  /**
+   * The resource `r` names, as served now. Resources are known by name: publishing a schema (store.ts)
+   * replaces the registry's `Resource` object, and module code that kept the one it saw at start (the
+   * dictionary routes ...) still reaches the current version through the engine's entry points, which
+   * resolve it once per call and then use that one object throughout (one consistent version per request).
+   */
+  current(r: Resource): Resource {
+    return this.registry.resources.get(r.schema.name) ?? r;
   }
 
+  /**
+   * Mounts the endpoints of every resource on `app`, and the dispatcher for endpoints that appear at run
+   * time (see `mountDispatcher`).
+   */
+  mount(app: FastifyInstance): void {
+    for (const r of this.registry.resources.values()) this.mountResource(app, r);
+    this.mountDispatcher(app);
+  }
+
+  /**
+   * Mounts the endpoints `r` lists. The handlers know the resource by name and look it up per request, so a
+   * schema published at run time takes effect at once without new routes; an endpoint the published version
+   * no longer lists answers 404 as an unknown route does.
+   */
   mountResource(app: FastifyInstance, r: Resource): void {
+    const name = r.schema.name;
     const base = r.schema.api;
-    const tags = [r.schema.name];
-    const q = (req: FastifyRequest) => (req.query ?? {}) as Record<string, unknown>;
-    const listSchema = { tags, summary: `${r.schema.titleEn}: a page of records`, querystring: { type: 'object', additionalProperties: true, properties: { current: { type: 'string' }, size: { type: 'string' } } } };
     for (const ep of r.schema.endpoints) {
-      switch (ep) {
-        case 'list':
-        case 'page':
-          app.get(`${base}/${ep}`, { schema: listSchema }, async (req) => {
-            const user = await this.authorize(req.user, r, 'read');
-            return ok(await this.page(r, user, q(req)), undefined, req.lang);
-          });
-          break;
-        case 'myList':
-          app.get(`${base}/myList`, { schema: { ...listSchema, summary: `${r.schema.titleEn}: my records` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'myList');
-            return ok(await this.page(r, user, q(req), (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`), false), undefined, req.lang);
-          });
-          break;
-        case 'list-for-myCompany':
-          app.get(`${base}/list-for-myCompany`, { schema: { ...listSchema, summary: `${r.schema.titleEn}: my company's records` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'list-for-myCompany');
-            const company = await this.org.companyOf(user.tenantId, user.deptId);
-            const depts = company ? await this.org.companyDepts(user.tenantId, company) : [];
-            return ok(await this.page(r, user, q(req), (c) => c.add(`create_dept = ANY(${c.param(depts)}::bigint[])`), false), undefined, req.lang);
-          });
-          break;
-        case 'detail':
-          app.get(`${base}/detail`, { schema: { tags, summary: `${r.schema.titleEn}: one record` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'read');
-            const query = q(req);
-            const key = query[r.key] ?? query.id;
-            if (typeof key !== 'string' || key === '') throw new ApiError(400, 'missingParam', { param: r.key });
-            if (r.byField.get(r.key)!.sqlType === 'bigint' && !/^\d{1,19}$/.test(key)) throw new ApiError(400, 'badParam', { param: r.key });
-            const rec = await this.findOne(r, user, key);
-            if (!rec) throw new ApiError(404, 'notFound');
-            return ok(rec, undefined, req.lang);
-          });
-          break;
-        case 'submit':
-          app.post(`${base}/submit`, { schema: { tags, summary: `${r.schema.titleEn}: insert or update`, body: { type: 'object' } } }, async (req) => {
-            if (!req.user) throw new ApiError(401, 'unauthorized');
-            return ok(await this.submit(r, req.user, req.body, req.lang), undefined, req.lang);
-          });
-          break;
-        case 'remove':
-          app.post(`${base}/remove`, { schema: { tags, summary: `${r.schema.titleEn}: logical delete` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'remove');
-            const query = q(req);
-            await this.remove(r, user, query.ids ?? query.id, req.lang);
-            return ok(null, undefined, req.lang);
-          });
-          break;
-        case 'select':
-          app.get(`${base}/select`, { schema: { tags, summary: `${r.schema.titleEn}: options` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'read');
-            const cond = new Conditions();
-            await this.scope(r, user, cond);
-            addFilters(r, q(req), cond);
-            const rows = await this.query(`SELECT ${this.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()} ORDER BY ${orderBy(r, q(req))} LIMIT 1000`, cond.params);
-            return ok(rows.map((row) => this.toRecord(r, row)), undefined, req.lang);
-          });
-          break;
-        case 'tree':
-        case 'lazy-tree':
-          app.get(`${base}/${ep}`, { schema: { tags, summary: `${r.schema.titleEn}: ${ep}` } }, async (req) => {
-            const user = await this.authorize(req.user, r, 'read');
-            return ok(await this.tree(r, user, q(req), ep === 'lazy-tree'), undefined, req.lang);
-          });
-          break;
+      app.route({
+        method: ENDPOINT_METHOD[ep],
+        url: `${base}/${ep}`,
+        schema: this.routeSchema(r, ep),
+        handler: async (req, reply) => {
+          const cur = this.registry.resources.get(name);
+          if (!cur || cur.schema.api !== base || !cur.schema.endpoints.includes(ep)) return reply.callNotFound();
+          return this.handle(cur, ep, req);
+        },
+      });
+    }
+  }
+
+  /**
+   * Fastify cannot add routes once the app is ready, but a schema published at run time may be a resource no
+   * route was mounted for (a new name) or list an endpoint its start-time version did not. One catch-all
+   * route under /api serves those: Fastify matches every mounted route first (static paths win over the
+   * wildcard), so the dispatcher only sees paths nothing else claims; it answers the generic endpoint of the
+   * current resource whose `api` the path names, and 404 (the not-found handler) otherwise. It is public so
+   * that an unknown path answers 404 and not 401 — the generic handlers authorise the caller themselves.
+   */
+  private mountDispatcher(app: FastifyInstance): void {
+    app.route({
+      method: ['GET', 'POST'],
+      url: '/api/*',
+      config: { public: true },
+      schema: { hide: true },
+      handler: async (req, reply) => {
+        const rest = String((req.params as Record<string, unknown>)['*'] ?? '').replace(/\/+$/, '');
+        const cut = rest.lastIndexOf('/');
+        if (cut < 0) return reply.callNotFound();
+        const base = `/api/${rest.slice(0, cut)}`;
+        const ep = rest.slice(cut + 1) as EndpointName;
+        for (const r of this.registry.resources.values()) {
+          if (r.schema.api === base && r.schema.endpoints.includes(ep) && ENDPOINT_METHOD[ep] === req.method) return this.handle(r, ep, req);
+        }
+        return reply.callNotFound();
+      },
+    });
+  }
+
+  /** The OpenAPI description of one generic endpoint. */
+  private routeSchema(r: Resource, ep: EndpointName): Record<string, unknown> {
+    const tags = [r.schema.name];
+    const t = r.schema.titleEn;
+    const listQuery = { type: 'object', additionalProperties: true, properties: { current: { type: 'string' }, size: { type: 'string' } } };
+    switch (ep) {
+      case 'list':
+      case 'page':
+        return { tags, summary: `${t}: a page of records`, querystring: listQuery };
+      case 'myList':
+        return { tags, summary: `${t}: my records`, querystring: listQuery };
+      case 'list-for-myCompany':
+        return { tags, summary: `${t}: my company's records`, querystring: listQuery };
+      case 'detail':
+        return { tags, summary: `${t}: one record` };
+      case 'submit':
+        return { tags, summary: `${t}: insert or update`, body: { type: 'object' } };
+      case 'remove':
+        return { tags, summary: `${t}: logical delete` };
+      case 'select':
+        return { tags, summary: `${t}: options` };
+      case 'tree':
+      case 'lazy-tree':
+        return { tags, summary: `${t}: ${ep}` };
+    }
+  }
+
+  /** Answers the generic endpoint `ep` of `r` (the current version of the resource) for `req`. */
+  private async handle(r: Resource, ep: EndpointName, req: FastifyRequest): Promise<unknown> {
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    switch (ep) {
+      case 'list':
+      case 'page': {
+        const user = await this.authorize(req.user, r, 'read');
+        return ok(await this.page(r, user, query), undefined, req.lang);
+      }
+      case 'myList': {
+        const user = await this.authorize(req.user, r, 'myList');
+        return ok(await this.page(r, user, query, (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`), false), undefined, req.lang);
+      }
+      case 'list-for-myCompany': {
+        const user = await this.authorize(req.user, r, 'list-for-myCompany');
+        const company = await this.org.companyOf(user.tenantId, user.deptId);
+        const depts = company ? await this.org.companyDepts(user.tenantId, company) : [];
+        return ok(await this.page(r, user, query, (c) => c.add(`create_dept = ANY(${c.param(depts)}::bigint[])`), false), undefined, req.lang);
+      }
+      case 'detail': {
+        const user = await this.authorize(req.user, r, 'read');
+        const key = query[r.key] ?? query.id;
+        if (typeof key !== 'string' || key === '') throw new ApiError(400, 'missingParam', { param: r.key });
+        if (r.byField.get(r.key)!.sqlType === 'bigint' && !/^\d{1,19}$/.test(key)) throw new ApiError(400, 'badParam', { param: r.key });
+        const rec = await this.findOne(r, user, key);
+        if (!rec) throw new ApiError(404, 'notFound');
+        return ok(rec, undefined, req.lang);
+      }
+      case 'submit':
+        if (!req.user) throw new ApiError(401, 'unauthorized');
+        return ok(await this.submit(r, req.user, req.body, req.lang), undefined, req.lang);
+      case 'remove': {
+        const user = await this.authorize(req.user, r, 'remove');
+        await this.remove(r, user, query.ids ?? query.id, req.lang);
+        return ok(null, undefined, req.lang);
+      }
+      case 'select': {
+        const user = await this.authorize(req.user, r, 'read');
+        const cond = new Conditions();
+        await this.scope(r, user, cond);
+        addFilters(r, query, cond);
+        const rows = await this.query(`SELECT ${this.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()} ORDER BY ${orderBy(r, query)} LIMIT 1000`, cond.params);
+        return ok(rows.map((row) => this.toRecord(r, row)), undefined, req.lang);
+      }
+      case 'tree':
+      case 'lazy-tree': {
+        const user = await this.authorize(req.user, r, 'read');
+        return ok(await this.tree(r, user, query, ep === 'lazy-tree'), undefined, req.lang);
       }
     }
   }

@@ -5,6 +5,12 @@
  *
  * A faulty file stops the start with `SchemaLoadError`, whose message names the file and the fault
  * (资源定义 <file> 不合法: <path> <problem>).
+ *
+ * Run-time replacement (the schema store, `store.ts`): a version published from the designer replaces a
+ * resource while the server runs. `candidate()` checks and derives a schema without adding it, `replace()`
+ * swaps the `Resource` object of a name (a new object, never mutated in place: a request that already holds
+ * the old one finishes with it consistently), `remove()` drops one. `folder` keeps the folder's schemas as
+ * loaded at start, which is what a rollback to version 0 serves again.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,8 +20,17 @@ import { repoRoot } from '../core/config.js';
 import { columnsOf, dataFields, dateFormats, recordJsonSchema, type ColumnDef, type DataField } from '../../shared/schema/derive.js';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
+import { checkActions } from '../../shared/schema/check-actions.js';
 
-export class SchemaLoadError extends Error {}
+/** A schema that cannot be served: `file` names where it came from, `fault` what is wrong (en, as ajv says it). */
+export class SchemaLoadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly fault: string,
+  ) {
+    super(t('schemaInvalid', 'zh', { file, fault }));
+  }
+}
 
 /** A resource with everything derived from its schema. */
 export interface Resource {
@@ -31,6 +46,8 @@ export interface Resource {
   fields: DataField[];
   validate: ValidateFunction;
   tenantScoped: boolean;
+  /** The version served: 0 = the folder's, n ≥ 1 = version n of the schema store (kc_schema_version). */
+  version: number;
 }
 
 /** One ajv instance for records: all errors, strict types off (Formily keys such as x-component are allowed). */
@@ -83,11 +100,12 @@ export function checkSchema(schema: unknown): string[] {
   if (s.key && !names.has(s.key)) faults.push(`/key: no field "${s.key}"`);
   if (s.labelField && !known.has(s.labelField)) faults.push(`/labelField: no field "${s.labelField}"`);
   if ((s.endpoints.includes('tree') || s.endpoints.includes('lazy-tree')) && !s.tree) faults.push('/endpoints: tree endpoints need a "tree" section');
+  faults.push(...checkActions(s));
   return faults;
 }
 
 /** Derives a `Resource` from a checked schema. */
-export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv): Resource {
+export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, version = 0): Resource {
   const columns = columnsOf(schema);
   const key = schema.key ?? 'id';
   const byField = new Map(columns.map((c) => [c.field, c]));
@@ -102,6 +120,7 @@ export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv): 
     fields: dataFields(schema.form),
     validate: ajv.compile(recordJsonSchema(schema)),
     tenantScoped: schema.scope?.tenant !== false,
+    version,
   };
 }
 
@@ -119,6 +138,8 @@ function listSchemaFiles(dir: string): string[] {
 
 export class Registry {
   readonly resources = new Map<string, Resource>();
+  /** The folder's schemas as loaded at start, by name (version 0 of each). */
+  readonly folder = new Map<string, { schema: ResourceSchema; file: string }>();
   private readonly ajv = createRecordAjv();
 
   /** Loads every schema under `dir` (default `<repo>/schemas`); throws SchemaLoadError on the first bad file. */
@@ -130,26 +151,73 @@ export class Registry {
       try {
         parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
       } catch (e) {
-        throw new SchemaLoadError(t('schemaInvalid', 'zh', { file: rel, fault: `JSON: ${(e as Error).message}` }));
+        throw new SchemaLoadError(rel, `JSON: ${(e as Error).message}`);
       }
-      reg.add(parsed, rel);
+      const r = reg.add(parsed, rel);
+      reg.folder.set(r.schema.name, { schema: r.schema, file: rel });
     }
     return reg;
   }
 
+  /**
+   * Checks one schema and derives its resource without adding it: the meta-schema and the rules of
+   * `checkSchema`, and that its api and table are not used by another resource (the resource of the same
+   * name is the one it would replace, so its own api and table do not count). Throws SchemaLoadError naming
+   * `file` and the fault. A derived resource that is not kept should be handed to `discard`.
+   */
+  candidate(parsed: unknown, file: string, version = 0): Resource {
+    return this.derive(this.check(parsed, file), file, version);
+  }
+
   /** Checks and adds one schema; throws SchemaLoadError naming `file` and the fault. */
-  add(parsed: unknown, file: string): Resource {
-    const faults = checkSchema(parsed);
-    if (faults.length) throw new SchemaLoadError(t('schemaInvalid', 'zh', { file, fault: faults.join('; ') }));
-    const schema = parsed as ResourceSchema;
-    for (const r of this.resources.values()) {
-      if (r.schema.name === schema.name) throw new SchemaLoadError(t('schemaInvalid', 'zh', { file, fault: `name "${schema.name}" is already used by ${r.file}` }));
-      if (r.schema.api === schema.api) throw new SchemaLoadError(t('schemaInvalid', 'zh', { file, fault: `api "${schema.api}" is already used by ${r.file}` }));
-      if (r.schema.table === schema.table) throw new SchemaLoadError(t('schemaInvalid', 'zh', { file, fault: `table "${schema.table}" is already used by ${r.file}` }));
-    }
-    const res = deriveResource(schema, file, this.ajv);
+  add(parsed: unknown, file: string, version = 0): Resource {
+    const schema = this.check(parsed, file);
+    const same = this.resources.get(schema.name);
+    if (same) throw new SchemaLoadError(file, `name "${schema.name}" is already used by ${same.file}`);
+    const res = this.derive(schema, file, version);
     this.resources.set(schema.name, res);
     return res;
+  }
+
+  private check(parsed: unknown, file: string): ResourceSchema {
+    const faults = checkSchema(parsed);
+    if (faults.length) throw new SchemaLoadError(file, faults.join('; '));
+    const schema = parsed as ResourceSchema;
+    for (const r of this.resources.values()) {
+      if (r.schema.name === schema.name) continue;
+      if (r.schema.api === schema.api) throw new SchemaLoadError(file, `api "${schema.api}" is already used by ${r.file}`);
+      if (r.schema.table === schema.table) throw new SchemaLoadError(file, `table "${schema.table}" is already used by ${r.file}`);
+    }
+    return schema;
+  }
+
+  private derive(schema: ResourceSchema, file: string, version: number): Resource {
+    try {
+      return deriveResource(schema, file, this.ajv, version);
+    } catch (e) {
+      // ajv refuses what the meta-schema cannot see (an invalid regular expression in a pattern ...)
+      throw new SchemaLoadError(file, (e as Error).message);
+    }
+  }
+
+  /** Serves `res` for its name from now on (adding it when the name is new); the replaced one is dropped. */
+  replace(res: Resource): void {
+    const old = this.resources.get(res.schema.name);
+    this.resources.set(res.schema.name, res);
+    if (old && old !== res) this.discard(old);
+  }
+
+  /** Stops serving the resource `name` (its table stays). */
+  remove(name: string): void {
+    const old = this.resources.get(name);
+    this.resources.delete(name);
+    if (old) this.discard(old);
+  }
+
+  /** Drops the compiled record validator of a resource that is no longer served (ajv caches it by schema). */
+  discard(res: Resource): void {
+    if (this.resources.get(res.schema.name) === res) return;
+    this.ajv.removeSchema(res.validate.schema as object);
   }
 
   get(name: string): Resource {

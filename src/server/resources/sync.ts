@@ -18,6 +18,9 @@ import { sql, type Db } from '../core/db/index.js';
 import type { Resource } from './registry.js';
 import { t } from '../../shared/i18n/messages.js';
 
+/** The transaction-scoped advisory lock every table sync takes (start-up syncs and publishing, store.ts). */
+export const SYNC_LOCK = 7172001;
+
 export class SyncError extends Error {
   constructor(
     readonly zh: string,
@@ -142,7 +145,7 @@ export async function planSync(db: Db, r: Resource): Promise<{ statements: strin
 export async function syncTables(db: Db, resources: Iterable<Resource>): Promise<SyncReport> {
   const total: SyncReport = { created: [], added: [], widened: [] };
   await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(7172001)`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(${SYNC_LOCK})`.execute(trx);
     for (const r of resources) {
       const { statements, report } = await planSync(trx, r);
       for (const s of statements) await sql.raw(s).execute(trx);

@@ -230,6 +230,13 @@ export const awardRecordSchema = {
         "additionalProperties": false
       }
     },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
+    },
     "annex": {
       "type": [
         "array",
@@ -416,6 +423,13 @@ export const bookRecordSchema = {
         },
         "additionalProperties": false
       }
+    },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
     },
     "annex": {
       "type": [
@@ -689,6 +703,13 @@ export const patentRecordSchema = {
         "additionalProperties": false
       }
     },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
+    },
     "annex": {
       "type": [
         "array",
@@ -904,6 +925,13 @@ export const softwarecopyrightRecordSchema = {
         "additionalProperties": false
       }
     },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
+    },
     "annex": {
       "type": [
         "array",
@@ -1088,6 +1116,13 @@ export const standardRecordSchema = {
         },
         "additionalProperties": false
       }
+    },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
     },
     "annex": {
       "type": [
@@ -1323,6 +1358,13 @@ export const thesisRecordSchema = {
         },
         "additionalProperties": false
       }
+    },
+    "examineStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8
     },
     "annex": {
       "type": [

@@ -47,6 +47,15 @@ export const messages = {
   fileContentMismatch: { zh: '文件内容与扩展名 {ext} 不符', en: 'The content of the file does not match its extension {ext}' },
   // schemas for the client runtime
   schemaNotFound: { zh: '资源定义 {name} 不存在', en: 'There is no resource schema named {name}' },
+  // the schema store: drafts, publishing and rollback from the designer (DESIGN §4)
+  schemaAdminOnly: { zh: '只有平台管理员可以保存、发布或回滚资源定义', en: 'Only platform administrators may save, publish or roll back resource schemas' },
+  schemaVersionNotFound: { zh: '资源定义 {name} 没有版本 {version}', en: 'Resource schema {name} has no version {version}' },
+  schemaFixed: { zh: '资源定义 {name} 的 {key} 不能修改（{from} → {to}）', en: 'The {key} of resource schema {name} cannot change ({from} → {to})' },
+  schemaTableTaken: { zh: '表 {table} 已存在，不能作为新资源的表', en: 'Table {table} already exists and cannot be the table of a new resource' },
+  schemaRollbackTarget: {
+    zh: '只能回滚到以前发布过的版本（当前为版本 {current}）',
+    en: 'A rollback can only go to a version that was published before (the current version is {current})',
+  },
   // dictionaries (spec 000 §5, 002 §3–§5)
   dictSealed: { zh: '已封存的字典不能删除', en: 'A sealed dictionary entry cannot be removed' },
   dictHasChildren: { zh: '请先删除子节点', en: 'Please remove the child entries first' },

@@ -43,8 +43,8 @@ describe('dataFields', () => {
     const names = dataFields(form).map((f) => f.name);
     expect(names).not.toContain('grid');
     expect(names.slice(0, 5)).toEqual(['name', 'deptId', 'projectSource', 'projectId', 'projectName']);
-    expect(names).toEqual(expect.arrayContaining(['isTransfer', 'assignee', 'ownershipDetailForm', 'userNamesDetailForm', 'annex']));
-    expect(names).toHaveLength(21);
+    expect(names).toEqual(expect.arrayContaining(['isTransfer', 'assignee', 'ownershipDetailForm', 'userNamesDetailForm', 'examineStatus', 'annex']));
+    expect(names).toHaveLength(22);
   });
 
   it('looks through nested voids (cards, tabs, grids) and orders by x-index', () => {

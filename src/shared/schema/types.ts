@@ -74,6 +74,11 @@ export interface FormNode {
   'x-content'?: unknown;
   /** Column overrides for table sync: another column name, or an explicit SQL type. */
   'x-column'?: { name?: string; type?: string };
+  /**
+   * Written by the server only (e.g. a workflow status, see `ActionsSpec.statusField`): the generic submit
+   * keeps the stored value on an update and gives a new record the field's default, whatever the body says.
+   */
+  'x-server-only'?: boolean;
   [key: `x-${string}`]: unknown;
 }
 
@@ -122,5 +127,49 @@ export interface ResourceSchema {
   form: FormNode & { type: 'object'; properties: Record<string, FormNode> };
   list?: ListSpec;
   detail?: FormNode;
-  actions?: Record<string, unknown>;
+  actions?: ActionsSpec;
+}
+
+/**
+ * A workflow action (DESIGN §4 `actions`, §8): a button that moves a record from one status to another. The
+ * server enforces it (src/server/modules/flow/actions.ts): status in `from`, an active role in `roles`
+ * (administrators pass), the caller standing to the record as `actor` says, the dialog's rules.
+ */
+export interface WorkflowAction {
+  key: string;
+  label: string;
+  labelEn: string;
+  /** POST path; body `{businessId, businessType, action?, ...dialog values}`. */
+  endpoint: string;
+  /** For the flow's history: submit (submitter kept), decide (examiner and opinion kept), other. */
+  kind?: 'submit' | 'decide' | 'other';
+  /** Statuses the action applies to. */
+  from?: string[];
+  /** The status after the action. */
+  to?: string;
+  /** Role aliases allowed; '*' = any signed-in user. */
+  roles: string[];
+  /** owner = created the record; company = record in the caller's company; companyTree = or a company below. */
+  actor?: 'any' | 'owner' | 'company' | 'companyTree';
+  /** A Formily form shown before posting; its values are posted with the body and checked by the server. */
+  dialog?: FormNode & { type: 'object'; properties: Record<string, FormNode> };
+  confirm?: string;
+  confirmEn?: string;
+  success?: string;
+  successEn?: string;
+  danger?: boolean;
+  placement?: Array<'row' | 'detail'>;
+}
+
+/** The `actions` section of a resource schema. */
+export interface ActionsSpec {
+  /** The flow that keeps the history: 'examine' (basic_examine, basic_examine_record). */
+  flow?: string;
+  /** The record field holding the status (x-server-only). */
+  statusField?: string;
+  /** The system dictionary labelling the statuses. */
+  statusDict?: string;
+  /** Statuses in which generic edit and remove are refused. */
+  locked?: string[];
+  items: WorkflowAction[];
 }

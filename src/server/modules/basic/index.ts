@@ -18,10 +18,17 @@
  *   implementation and publication, a software's first publication and development completion (the CPCC
  *   registration form asks for a first publication on or after completion);
  * - an award's unit rank may not exceed the number of participating units.
+ *
+ * Examination (examine.ts, the schemas' `actions`): the review status `examineStatus` is written by the review
+ * actions only — a submit keeps the stored value (a new record starts as 0 草稿) — and a record waiting for
+ * review (1) or approved (2) can be neither edited nor removed (400 当前状态为「待审核」，不能修改); removing a
+ * record removes its examination from the examination lists (its steps stay in basic_examine_record).
  */
 import type { FastifyInstance } from 'fastify';
 import { ValidationError } from '../../core/envelope.js';
+import { sql } from '../../core/db/index.js';
 import type { ResourceEngine } from '../../resources/engine.js';
+import { guardStatusOnRemove, guardStatusOnSubmit } from '../flow/actions.js';
 import type { PatentInput, SoftwarecopyrightInput } from '../../../shared/generated/resources.js';
 
 /** Resources that carry the projectSource/projectId/projectName trio. */
@@ -73,7 +80,8 @@ export function registerBasicModule(_app: FastifyInstance, engine: ResourceEngin
   for (const name of ACHIEVEMENT_RESOURCES) {
     if (!engine.registry.resources.has(name)) continue;
     engine.hooks(name, {
-      beforeSubmit(ctx) {
+      async beforeSubmit(ctx) {
+        await guardStatusOnSubmit(ctx);
         // every achievement type shares these three fields; the patent's generated type names them
         const record = ctx.record as Pick<PatentInput, 'projectSource' | 'projectId'>;
         if (record.projectSource === 3) record.projectId = null;
@@ -83,6 +91,11 @@ export function registerBasicModule(_app: FastifyInstance, engine: ResourceEngin
         }
         const faults = orderFaults(ctx.record, ORDER_RULES[name] ?? []);
         if (faults.length) throw new ValidationError(faults);
+      },
+      beforeRemove: guardStatusOnRemove,
+      async afterRemove(ctx) {
+        await sql`UPDATE basic_examine SET is_deleted = 1, update_user = ${ctx.user.userId}::bigint, update_time = now()
+                   WHERE tenant_id = ${ctx.user.tenantId} AND business_type = ${name} AND business_id = ANY(${ctx.ids}::bigint[]) AND is_deleted = 0`.execute(ctx.trx);
       },
     });
   }

@@ -34,6 +34,7 @@ export const ROLE = {
 export const DEMO_ACCOUNTS = [
   { account: 'admin', roles: [ROLE.admin], dept: 'groupTech', realName: '系统管理员', note: '管理员 / administrator' },
   { account: 'kygl', roles: [ROLE.researchManagement], dept: 'groupTech', realName: '李科', note: '科研管理人员 / research management' },
+  { account: 'kygl_hb', roles: [ROLE.researchManagement], dept: 'north', realName: '周审', note: '科研管理人员（华北分公司）/ research management of a subsidiary' },
   { account: 'sbdw', roles: [ROLE.declaringUnit], dept: 'northStorage', realName: '王申', note: '申报单位 / declaring unit' },
   { account: 'xmfzr', roles: [ROLE.projectManager], dept: 'northQuality', realName: '张项', note: '项目负责人 / project manager (projectMan…)' },
   { account: 'zj', roles: [ROLE.expert], dept: 'experts', realName: '陈专', note: '评审专家 / expert reviewer (majorMan…)' },
@@ -134,6 +135,8 @@ export const MENUS: MenuSeed[] = [
         code: 'region', name: '行政区划', nameEn: 'Regions', path: '/system/region', resource: 'system/region', grant: [ROLE.admin],
         children: buttons('region', '区划', 'region', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
       },
+      // the embedded form designer (designer/, a client route of its own): administrators only
+      { code: 'designer', name: '表单设计', nameEn: 'Form designer', path: '/designer', source: 'FormOutlined', roles: [ROLE.admin], grant: [ROLE.admin] },
     ],
   },
 ];
