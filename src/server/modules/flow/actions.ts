@@ -43,7 +43,7 @@ import type { AuthUser, OrgCache } from '../../core/context.js';
 import { ADMIN_ALIAS } from '../../core/context.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { checkRequired, DATE_FORMAT_TEXT, dataFields, nodeAtPath, ruleMessage, valueJsonSchema } from '../../../shared/schema/derive.js';
-import type { ActionsSpec, FormNode, ResourceSchema, WorkflowAction } from '../../../shared/schema/types.js';
+import type { ActionsSpec, FormNode, WorkflowAction } from '../../../shared/schema/types.js';
 export { checkActions } from '../../../shared/schema/check-actions.js';
 import type { RemoveHookContext, ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
 import { createRecordAjv, type Resource } from '../../resources/registry.js';
