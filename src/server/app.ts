@@ -117,6 +117,15 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
   }
 }
 
+/** Answers the client's index.html (never cached: it names the current build's assets), or 404 without a build. */
+async function sendIndex(reply: import('fastify').FastifyReply) {
+  if (!fs.existsSync(path.join(repoRoot, 'dist/client/index.html'))) {
+    return reply.code(404).type('text/plain; charset=utf-8').send('The web client is not built: run npm start (it builds it) or npx vite build.');
+  }
+  reply.header('Cache-Control', 'no-cache');
+  return reply.sendFile('index.html');
+}
+
 /** The Fastify app over a started kernel (not listening yet). */
 export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -134,7 +143,7 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
       components: { securitySchemes: { bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth' } } },
     },
   });
-  installPipeline(app, { db: k.database.db, tokens: k.tokens, apiLog: k.apiLog });
+  installPipeline(app, { db: k.database.db, tokens: k.tokens, apiLog: k.apiLog, clientIndex: sendIndex });
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
   registerSystemRoutes(app, k.database.db);
   registerBasicModule(app, k.engine);
@@ -146,14 +155,10 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   k.engine.mount(app);
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
-  // the client build, when there is one (the client issue adds it); API paths stay JSON 404s
+  // the client build, when there is one: files are looked up at request time (a rebuild while the server runs
+  // is served at once); a path that is not an API call and not a file is a client route → index.html
   const clientDir = path.join(repoRoot, 'dist/client');
-  if (fs.existsSync(path.join(clientDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false });
-    app.get('/*', { config: { public: true }, schema: { hide: true } }, async (req, reply) => {
-      if (req.url.startsWith('/api/')) return reply.callNotFound();
-      return reply.sendFile('index.html');
-    });
-  }
+  await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: true, index: false });
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_req, reply) => sendIndex(reply));
   return app;
 }

@@ -2,7 +2,7 @@
  * Keeps the web client's build current for `npm start` (DESIGN §7: the server serves `dist/client`).
  *
  * `ensureClientBuild()` runs before the server listens: when `dist/client/index.html` is missing or older
- * than any file of the client's inputs (`src/client`, `src/shared`, `schemas`, `index.html`,
+ * than any file of the client's inputs (`src/client` with its index.html, `src/shared`, `schemas`, `designer`,
  * `vite.config.ts`), it runs the Vite build programmatically with the repository's `vite.config.ts`, printing
  * one line. Without a `vite.config.ts` (the client not written yet) it says so and skips. A failed build is
  * reported and the server starts anyway, serving the API (and the previous build, if any).
@@ -50,12 +50,21 @@ export async function ensureClientBuild(say: (line: string) => void = (l) => con
     return;
   }
   const outFile = path.join(root, 'dist/client/index.html');
-  const inputs = ['src/client', 'src/shared', 'schemas', 'index.html', 'vite.config.ts'].map((p) => path.join(root, p));
+  const inputs = ['src/client', 'src/shared', 'schemas', 'designer', 'vite.config.ts'].map((p) => path.join(root, p));
   if (!isStale(outFile, inputs)) return;
   say('web client: building with Vite (dist/client is missing or older than its sources) ...');
   try {
     const { build } = await import('vite');
-    await build({ configFile, logLevel: 'warn' });
+    // always a production build, whatever NODE_ENV the server runs with (a test server would otherwise get
+    // React's development runtime: twice the size, and StrictMode's double effects fetch two captchas)
+    const before = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({ configFile, logLevel: 'warn', mode: 'production' });
+    } finally {
+      if (before === undefined) delete process.env.NODE_ENV;
+      else process.env.NODE_ENV = before;
+    }
   } catch (e) {
     say(`web client: the build failed, serving the API only: ${(e as Error).message}`);
   }

@@ -4,8 +4,9 @@
  * and Storybook.
  *
  * - `components`: name → React component: the @formily/antd-v5 set plus ours (DictSelect, DeptTreeSelect,
- *   ResourceTreeSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, and a Switch that
- *   reads 是 / 否 in readPretty). Dotted names resolve through
+ *   ResourceTreeSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, a Switch that
+ *   reads 是 / 否 in readPretty, and the designer palette's Rate, Slider, ColorPicker, IconSelect, RichText and
+ *   LocationInput). Dotted names resolve through
  *   sub-components (`Input.TextArea`, `Radio.Group`, `ArrayTable.Column`, `FormTab.TabPane` ...).
  * - `registryEntries`: designer metadata of each name: `{ name, title: {zh, en}, group }`.
  * - `SchemaField`: `createSchemaField({ components })`, with the CSP-safe expression compiler registered.
@@ -54,6 +55,11 @@ import { UserPicker } from './UserPicker.js';
 import { ResourceTreeSelect } from './ResourceTreeSelect.js';
 import { Card, Text } from './Layout.js';
 import { Switch } from './Switch.js';
+import { ColorPicker, IconSelect, Rate, Slider } from './Others.js';
+import { RichText } from './RichText.js';
+import { LocationInput } from './LocationInput.js';
+import { Chart } from './Chart.js';
+import { ExamineTimeline } from './ExamineTimeline.js';
 
 export const components = {
   // layout
@@ -94,6 +100,13 @@ export const components = {
   ArrayCards,
   ArrayCollapse,
   ArrayTabs,
+  // others, rich text, location (the designer's palette, spec 002 §2)
+  Rate,
+  Slider,
+  ColorPicker,
+  IconSelect,
+  RichText,
+  LocationInput,
   // actions
   Submit,
   Reset,
@@ -104,6 +117,9 @@ export const components = {
   RegionCascader,
   ProjectPicker,
   UserPicker,
+  // dashboards and workflow history (ECharts itself loads lazily: Chart.tsx)
+  Chart,
+  ExamineTimeline,
 };
 
 export type ComponentName = keyof typeof components;
@@ -178,6 +194,12 @@ export const registryEntries: RegistryEntry[] = [
   e('Upload', '上传', 'Upload', 'upload'),
   e('FileUpload', '附件上传', 'Attachments', 'upload'),
   e('Switch', '开关', 'Switch', 'others'),
+  e('Rate', '评分', 'Rate', 'others'),
+  e('Slider', '滑块', 'Slider', 'others'),
+  e('ColorPicker', '颜色', 'Color', 'others'),
+  e('IconSelect', '图标', 'Icon', 'others'),
+  e('RichText', '富文本', 'Rich text', 'richtext'),
+  e('LocationInput', '地图位置', 'Location', 'input'),
   e('Submit', '提交按钮', 'Submit button', 'others'),
   e('Reset', '重置按钮', 'Reset button', 'others'),
   e('DictSelect', '字典选择', 'Dictionary select', 'business'),
@@ -186,6 +208,8 @@ export const registryEntries: RegistryEntry[] = [
   e('RegionCascader', '地区选择', 'Region select', 'business'),
   e('ProjectPicker', '项目选择', 'Project picker', 'business'),
   e('UserPicker', '人员选择', 'User picker', 'business'),
+  e('Chart', '图表', 'Chart', 'others'),
+  e('ExamineTimeline', '审核记录', 'Review history', 'business'),
 ];
 
 /** The component a name such as `Input.TextArea` denotes, or undefined. */

@@ -5,8 +5,9 @@
  *   `x-component-props` split off as FormLayout props (`labelWidth` 130 by default, spec 000 §9) and the
  *   dialog width (`dialogWidth`, default 900).
  * - `useRecordForm(...)`: the Formily form of one record: empty (plus `initialValues`) for an add, or
- *   filled from `GET ${api}/detail?<key>=` for an edit or a view; readPretty for a view. A new form per
- *   opening. Server field errors shown on a field (`applyServerErrors`) clear when the user edits that field.
+ *   filled from `GET ${api}/detail?<key>=` for an edit or a view (also answered as `record`); readPretty for
+ *   a view. A new form per opening, and per `version` (a view reloads after a workflow action). Server field
+ *   errors shown on a field (`applyServerErrors`) clear when the user edits that field.
  * - `applyServerErrors(form, errors)`: puts each `{field, message}` of a 400 on its field (paths such as
  *   `assignee.0.name` match the data path through layout nodes); answers the ones no field took.
  *   `clearServerErrors(form)` removes them again before the next save.
@@ -72,14 +73,18 @@ export interface RecordFormOptions {
   recordKey?: string;
   initialValues?: Record<string, unknown>;
   readPretty?: boolean;
+  /** Changing it loads the record again (after a workflow action changed it). */
+  version?: number;
 }
 
-export function useRecordForm(resource: ResourceSchema, { open, recordKey, initialValues, readPretty }: RecordFormOptions) {
+export function useRecordForm(resource: ResourceSchema, { open, recordKey, initialValues, readPretty, version }: RecordFormOptions) {
   const [form, setForm] = useState<Form | null>(null);
+  const [record, setRecord] = useState<Record<string, unknown> | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!open) {
       setForm(null);
+      setRecord(null);
       return;
     }
     let gone = false;
@@ -94,18 +99,25 @@ export function useRecordForm(resource: ResourceSchema, { open, recordKey, initi
         },
       });
     setError(null);
-    if (recordKey === undefined) setForm(make({ ...(initialValues ?? {}) }));
-    else {
+    if (recordKey === undefined) {
+      setRecord(null);
+      setForm(make({ ...(initialValues ?? {}) }));
+    } else {
       setForm(null);
       get<Record<string, unknown>>(`${resource.api}/detail`, keyParams(resource, recordKey))
-        .then((rec) => !gone && setForm(make(rec)))
+        .then((rec) => {
+          if (gone) return;
+          setRecord(rec);
+          setForm(make(rec));
+        })
         .catch((e: Error) => !gone && setError(e.message));
     }
     return () => {
       gone = true;
     };
-  }, [open, recordKey, resource, readPretty, initialValues]);
-  return { form, error };
+  }, [open, recordKey, resource, readPretty, initialValues, version]);
+  /** `record`: the detail answer as loaded (null for an add). */
+  return { form, record, error };
 }
 
 export function FormBody({ form, prepared, lang }: { form: Form; prepared: PreparedForm; lang: Lang }) {

@@ -13,6 +13,12 @@
  * - a tree resource with `lazy-tree` (regions) lists its root level with lazily expanded children, and rows
  *   get 新增子项 (a child with the parent's key filled in); a search switches to the flat, paged list.
  *
+ * Workflow actions (`schema.actions`, DESIGN §4, §8): each row shows the buttons of the actions its status and
+ * the current role allow (`actionsFor`: status in `from`, role in `roles`, placement 'row'), each opening an
+ * ActionDialog (the action's dialog form or its confirmation, then `POST` to its endpoint); rows in a locked
+ * status (待审核, 审核通过) hide 编辑 and 删除 (and cannot be selected for removal). The status field is shown
+ * as a column and offered as a search (`withStatusList`). The server checks all of it again.
+ *
  * Data: `useGet` keyed by endpoint + params (`${api}/${listEndpoint}`: 'list', 'list-for-myCompany' or
  * 'myList'); every cached GET of the resource revalidates after a submit or a remove. `can(code)` hides
  * buttons the current role lacks (codes `<menu>_add|_edit|_delete|_view`); the server enforces anyway.
@@ -21,7 +27,8 @@ import React, { useCallback, useMemo, useState } from 'react';
 import { Button, Divider, Modal, Space, Table, message, type TableProps } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import type { ResourceSchema } from '../../shared/schema/types.js';
+import type { ResourceSchema, WorkflowAction } from '../../shared/schema/types.js';
+import { currentRole, useSession } from '../shell/session.js';
 import { post } from './api.js';
 import { useGet, useLang, useRevalidate } from './hooks.js';
 import { fieldLabel, fieldNodes, localizeSchema } from './schema.js';
@@ -30,6 +37,8 @@ import { SearchBar } from './SearchBar.js';
 import { FormDialog } from './FormDialog.js';
 import { DetailView } from './DetailView.js';
 import { useLazyTree, type Row } from './useLazyTree.js';
+import { ActionDialog } from './ActionDialog.js';
+import { actionLabel, actionsFor, editLocked, removeLocked, withStatusList, type ActorContext } from './actions.js';
 
 export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -59,9 +68,12 @@ interface Query {
 type Op = 'add' | 'edit' | 'remove' | 'view';
 const CODE_SUFFIX: Record<Op, string> = { add: 'add', edit: 'edit', remove: 'delete', view: 'view' };
 
-export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps) {
+export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPageProps) {
   const { t } = useTranslation();
   const lang = useLang();
+  const resource = useMemo(() => withStatusList(given), [given]);
+  const session = useSession();
+  const actor: ActorContext = { roleAlias: currentRole(session)?.roleAlias, userId: session.user?.userId };
   const [msg, msgHolder] = message.useMessage();
   const [modal, modalHolder] = Modal.useModal();
   const revalidate = useRevalidate();
@@ -85,6 +97,7 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
   const [selected, setSelected] = useState<React.Key[]>([]);
   const [editing, setEditing] = useState<{ open: boolean; recordKey?: string; initialValues?: Record<string, unknown> }>({ open: false });
   const [viewing, setViewing] = useState<{ open: boolean; recordKey?: string }>({ open: false });
+  const [acting, setActing] = useState<{ action: WorkflowAction; row: Row } | null>(null);
 
   const refresh = useCallback(() => {
     void revalidate(resource.api);
@@ -130,14 +143,18 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
     }));
     const actions = resource.list?.rowActions ?? [];
     const addChild = treeMode && allowed('add') && resource.endpoints.includes('submit');
-    if (actions.length || addChild) {
+    const rows = treeMode ? tree.rows : (list.data?.records ?? []);
+    // the widest row's workflow buttons (about 14px a character)
+    const flowWidth = Math.max(0, ...rows.map((r) => actionsFor(resource, r, actor, 'row').reduce((w, a) => w + 24 + 14 * actionLabel(a, lang).length, 0)));
+    if (actions.length || addChild || flowWidth > 0) {
       cols.push({
         key: '__actions',
         title: t('rt.actions'),
         fixed: 'right',
-        width: 80 + 50 * (actions.length + (addChild ? 1 : 0)),
+        width: 80 + 50 * (actions.length + (addChild ? 1 : 0)) + flowWidth,
         render: (_: unknown, row: Row) => {
           const key = String(row[keyField]);
+          const flow = actionsFor(resource, row, actor, 'row');
           return (
             <Space size={0} split={<Divider type="vertical" />}>
               {addChild && (
@@ -150,16 +167,21 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
                   {t('rt.detail')}
                 </Button>
               )}
-              {actions.includes('edit') && allowed('edit') && (
+              {actions.includes('edit') && allowed('edit') && !editLocked(resource, row) && (
                 <Button type="link" size="small" onClick={() => setEditing({ open: true, recordKey: key })}>
                   {t('rt.edit')}
                 </Button>
               )}
-              {actions.includes('remove') && allowed('remove') && (
+              {actions.includes('remove') && allowed('remove') && !removeLocked(resource, row, actor) && (
                 <Button type="link" size="small" danger onClick={() => remove([key])}>
                   {t('rt.remove')}
                 </Button>
               )}
+              {flow.map((a) => (
+                <Button key={a.key} type="link" size="small" danger={a.danger} onClick={() => setActing({ action: a, row })}>
+                  {actionLabel(a, lang)}
+                </Button>
+              ))}
             </Space>
           );
         },
@@ -204,7 +226,7 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
         dataSource={treeMode ? tree.rows : (page?.records ?? [])}
         loading={treeMode ? tree.loading : list.isLoading}
         scroll={{ x: 'max-content' }}
-        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys), checkStrictly: true }}
+        rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys), checkStrictly: true, getCheckboxProps: (row) => ({ disabled: removeLocked(resource, row, actor) }) }}
         expandable={treeMode ? { expandedRowKeys: tree.expanded, onExpand: tree.onExpand } : undefined}
         onChange={onTableChange}
         pagination={
@@ -228,7 +250,8 @@ export function ListPage({ resource, listEndpoint = 'list', can }: ListPageProps
         onClose={() => setEditing((e) => ({ ...e, open: false }))}
         onSaved={refresh}
       />
-      <DetailView resource={resource} open={viewing.open} recordKey={viewing.recordKey} onClose={() => setViewing((v) => ({ ...v, open: false }))} />
+      <DetailView resource={resource} open={viewing.open} recordKey={viewing.recordKey} onClose={() => setViewing((v) => ({ ...v, open: false }))} onChanged={refresh} />
+      <ActionDialog resource={resource} action={acting?.action ?? null} record={acting?.row ?? null} onClose={() => setActing(null)} onDone={refresh} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import patentJson from '../../../schemas/basic/patent.json';
 import regionJson from '../../../schemas/system/region.json';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { FakeServer, ok } from './test-utils.js';
+import { updateSession } from '../shell/session.js';
 
 export const patentSchema = patentJson as unknown as ResourceSchema;
 export const regionSchema = regionJson as unknown as ResourceSchema;
@@ -19,6 +20,12 @@ export const DICTS: Record<string, Array<{ id: string; dictKey: string; dictValu
   achievements_resource: [{ id: '21', dictKey: '1', dictValue: '国家级项目', dictValueEn: 'National project' }],
   transform_type: [{ id: '31', dictKey: '1', dictValue: '转让', dictValueEn: 'Transfer' }],
   patent_group_sign: [{ id: '41', dictKey: '1', dictValue: '第一专利权人', dictValueEn: 'First patentee' }],
+  examine_status: [
+    { id: '51', dictKey: '0', dictValue: '草稿', dictValueEn: 'Draft' },
+    { id: '52', dictKey: '1', dictValue: '待审核', dictValueEn: 'Pending review' },
+    { id: '53', dictKey: '2', dictValue: '审核通过', dictValueEn: 'Approved' },
+    { id: '54', dictKey: '3', dictValue: '已驳回', dictValueEn: 'Rejected' },
+  ],
 };
 
 export const DEPTS = [{ id: '100', title: '粮储集团有限公司', value: '100', children: [{ id: '101', title: '集团科技信息部', value: '101', children: [] }] }];
@@ -30,6 +37,16 @@ export function baseServer(schemas: ResourceSchema[] = [patentSchema, regionSche
   server.on('GET', '/api/blade-system/dict/dictionary', (r: { query: Record<string, string> }) => ok(DICTS[r.query.code] ?? []));
   server.on('GET', '/api/blade-system/dept/tree', DEPTS);
   return server;
+}
+
+/** Signs in as `roleAlias` (user 1001 unless given): the session the workflow buttons read. */
+export function signInAs(roleAlias: string, userId = '1001'): void {
+  updateSession({
+    token: 'test-token',
+    user: { userId, tenantId: '000000', account: 'u' + userId, realName: '张三', nickName: '张三', avatar: '', deptId: '101' },
+    roles: [{ id: 'r-' + roleAlias, roleName: roleAlias, roleAlias }],
+    currentRoleId: 'r-' + roleAlias,
+  });
 }
 
 /** A complete, valid patent record (as detail answers it). */

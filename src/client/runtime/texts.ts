@@ -1,7 +1,8 @@
 /**
  * UI texts of the schema runtime (lists, forms, details, dialogs): key → zh and en. The zh texts the spec
  * gives are verbatim (spec 000 §8, 002 §2: 新增成功, 更新成功, 删除成功, 请选择至少一条数据,
- * 确定将选择数据删除?). Keys start with `rt.` (plus the api client's `error.*`).
+ * 确定将选择数据删除?). Keys start with `rt.` (plus the api client's `error.*`). The texts of the registry components
+ * that belong to the runtime's screens (Chart, ExamineTimeline) are here too (`rt.chart.*`, `rt.timeline.*`).
  */
 import type { Texts } from '../shell/i18n.js';
 
@@ -46,4 +47,14 @@ export const runtimeTexts: Texts = {
   'rt.field.createDept': { zh: '创建部门', en: 'Department' },
   'rt.field.status': { zh: '状态', en: 'Status' },
   'rt.field.id': { zh: '编号', en: 'ID' },
+  // workflow actions (ActionDialog) and the examination history (ExamineTimeline)
+  'rt.action.done': { zh: '操作成功', en: 'Done' },
+  'rt.action.confirm': { zh: '确定执行「{{label}}」吗？', en: '{{label}}: are you sure?' },
+  'rt.timeline.title': { zh: '审核记录', en: 'Review history' },
+  'rt.timeline.empty': { zh: '暂无审核记录', en: 'Not reviewed yet' },
+  'rt.timeline.opinion': { zh: '审核意见：', en: 'Opinion: ' },
+  // charts (Chart) and schema-described pages (SchemaPage)
+  'rt.chart.empty': { zh: '暂无数据', en: 'No data' },
+  'rt.chart.failed': { zh: '数据加载失败', en: 'The data could not be loaded' },
+  'rt.chart.unknown': { zh: '未知', en: 'Unknown' },
 };

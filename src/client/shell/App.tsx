@@ -6,7 +6,7 @@
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
  * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
  */
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
+import { lazy, StrictMode, Suspense, useEffect, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -29,6 +29,8 @@ const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomeP
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
 const UserInfoPage = lazy(() => import('./pages.js').then((m) => ({ default: m.UserInfoPage })));
+// the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
+const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
 
 const fallback = <Spin style={{ display: 'block', margin: '20vh auto' }} />;
 
@@ -47,7 +49,18 @@ function LoginRoute() {
   return <LoginPage />;
 }
 
+/** StrictMode around a route's element: every route but the designer's (DESIGN §7). */
+const strict = (element: ReactNode) => <StrictMode>{element}</StrictMode>;
+
+/** Wraps each route's element (and its children's) in StrictMode. */
+function strictRoutes<T extends { element?: ReactNode; children?: T[] }>(routes: T[]): T[] {
+  return routes.map((r) => ({ ...r, element: r.element === undefined ? undefined : strict(r.element), children: r.children && strictRoutes(r.children) }));
+}
+
 export const router = createBrowserRouter([
+  // the designer renders outside StrictMode; the login chunk does not import it (a lazy route)
+  { path: '/designer/*', element: <RequireAuth><Suspense fallback={fallback}><DesignerPage /></Suspense></RequireAuth> },
+  ...strictRoutes([
   { path: '/login', element: <LoginRoute /> },
   { path: '/home', element: <RequireAuth role={false}><RoleSelectPage /></RequireAuth> },
   { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
@@ -68,6 +81,7 @@ export const router = createBrowserRouter([
       { path: '*', element: <MenuPage /> },
     ],
   },
+  ]),
 ]);
 
 setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));

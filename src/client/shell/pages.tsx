@@ -1,5 +1,7 @@
 /**
- * The shell's own pages: the home page (/wel/index), error pages (/404, /403, /500), the embedded external
+ * The shell's own pages: the home page (/wel/index: the welcome line, the app tiles of the menu, and the
+ * dashboard described by schemas/_pages/dashboard.json — charts of the current user's and company's
+ * achievements through the registered Chart component), error pages (/404, /403, /500), the embedded external
  * page (/myiframe/...), the personal info page (/userCenter/userinfo), and `MenuPage`, which renders whatever
  * the current role's menu says a path is (spec 000 §2.4): a resource → ResourcePage from its schema; a menu
  * that is not enabled → 功能开发中; a path the menu does not know → /404.
@@ -12,6 +14,8 @@ import useSWR from 'swr';
 import { get } from '../runtime/api.js';
 import { ResourcePage } from '../runtime/ResourcePage.js';
 import { useResourceSchema } from '../runtime/schema.js';
+import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
+import dashboardJson from '../../../schemas/_pages/dashboard.json';
 import { currentRole, useSession } from './session.js';
 import { findByPath, menuLabel, useMenus, usePermissions, visibleFor } from './menu.js';
 import { useOpenMenu } from './Layout.js';
@@ -40,6 +44,12 @@ export function IframePage() {
   return <iframe title={src} src={src} className="kc-iframe" />;
 }
 
+const dashboardPage = dashboardJson as unknown as PageSchema;
+
+/**
+ * The home page (full screen, no sidebar): the welcome line and current role, the apps of the role's menu as
+ * tiles, then the dashboard page schema (its cards and charts are JSON: schemas/_pages/dashboard.json).
+ */
 export function HomePage() {
   const { t, i18n } = useTranslation();
   const s = useSession();
@@ -62,6 +72,9 @@ export function HomePage() {
           </Col>
         ))}
       </Row>
+      <div className="kc-dashboard" style={{ marginTop: 24 }}>
+        <SchemaPage page={dashboardPage} />
+      </div>
     </div>
   );
 }

@@ -78,7 +78,16 @@ function clientIp(req: FastifyRequest): string {
 }
 
 /** Installs language, authentication, logging and error handling on `app`. */
-export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: TokenService; apiLog: ApiLogWriter }): void {
+export function installPipeline(
+  app: FastifyInstance,
+  deps: {
+    db: Db;
+    tokens: TokenService;
+    apiLog: ApiLogWriter;
+    /** Answers the client's index.html for a client route (a GET that is no API call and names no file). */
+    clientIndex?: (reply: FastifyReply) => Promise<unknown>;
+  },
+): void {
   app.decorateRequest('user', null);
   app.decorateRequest('lang', 'zh');
 
@@ -124,6 +133,9 @@ export function installPipeline(app: FastifyInstance, deps: { db: Db; tokens: To
   });
 
   app.setNotFoundHandler(async (req, reply) => {
+    const p = req.url.split('?')[0];
+    const clientRoute = !p.startsWith('/api/') && (p.startsWith('/myiframe/') || !/\.[A-Za-z0-9]{1,8}$/.test(p));
+    if (deps.clientIndex && (req.method === 'GET' || req.method === 'HEAD') && clientRoute) return deps.clientIndex(reply);
     const lang = langFromHeader(req.headers['accept-language']);
     return reply.code(404).send({ code: 404, success: false, data: null, msg: t('routeNotFound', lang, { path: req.url.split('?')[0] }) });
   });

@@ -1,0 +1,34 @@
+/**
+ * The schema lifecycle calls the designer makes (the server's /api/system/schema endpoints, admin only for
+ * the writes): the resource to design, saving a draft of it, publishing a version.
+ *
+ * - `loadResource(name)`: `GET detail?name=` — the published version, else the folder's schema;
+ * - `saveDraft(resource, form)`: `POST submit` with body `{schema, name}`: `schema` is the whole resource schema
+ *   whose `form` is the designed one (the server validates it against the meta-schema and the registry and
+ *   stores a draft — a second save of one's own latest draft updates it); answers the version entry
+ *   `{name, version, state, ...}`;
+ * - `publishVersion(name, version)`: `POST publish?name=&version=`.
+ */
+import { get, post } from '../src/client/runtime/api.js';
+import type { ResourceSchema } from '../src/shared/schema/types.js';
+import type { DesignedForm } from './transform.js';
+
+export const SCHEMA_API = '/api/system/schema';
+
+export interface SavedVersion {
+  name: string;
+  version: number | string;
+  [key: string]: unknown;
+}
+
+export const loadResource = (name: string) => get<ResourceSchema>(`${SCHEMA_API}/detail`, { name });
+
+/** The resource schema to submit: `resource` with `form` replaced (its other parts as they were). */
+export function withForm(resource: ResourceSchema, form: DesignedForm): ResourceSchema {
+  return { ...resource, form };
+}
+
+export const saveDraft = (resource: ResourceSchema, form: DesignedForm) =>
+  post<SavedVersion>(`${SCHEMA_API}/submit`, { schema: withForm(resource, form), name: resource.name });
+
+export const publishVersion = (name: string, version: number | string) => post<unknown>(`${SCHEMA_API}/publish`, undefined, { params: { name, version } });

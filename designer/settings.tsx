@@ -1,0 +1,542 @@
+/**
+ * The right panel (spec 002 §2): tabs 字段属性 (the selected node) and 表单属性 (the form).
+ *
+ * Field properties write into the selected node's props with `node.setProps` — each change is a step of the
+ * designer's history — and follow spec 002 §3 and §5:
+ * prop (the property key: a valid identifier not used in the same data scope), label (zh and en), placeholder,
+ * width (min 100, `x-component-props.style.width`), span (8–24: `x-decorator-props.gridSpan`, which a grid
+ * lays out), data type, tips with placement (`x-decorator-props.tooltip` / `tooltipPlacement`), default
+ * value, required (adds the rule with label + 必须填写, 请选择 + label for choices, 请输入 + label for arrays),
+ * pattern (label + 格式不匹配), max length, read-only / disabled / hidden, options (static: a list, or a
+ * tree for cascader and tree select, with 请输入label / 请输入value / value重复; remote: a dictionary, which
+ * makes the field a DictSelect), upload settings (file size ≥ 0 bytes, limit ≥ 1, accepted types), number
+ * range and precision (0–10), rate count, slider range (min ≥ 0, below max), rich-text height, title style,
+ * grid columns, sub-form max rows.
+ *
+ * Form properties write into the root: label position (left, right, top), label width 80–200, gutter 0–60
+ * (`gridColumnGap`), dialog width, and detail mode / read-only / disabled (the form's `x-pattern`).
+ */
+import React, { useEffect, useState } from 'react';
+import { Alert, Button, Empty, Form, Input, InputNumber, Radio, Select, Slider, Space, Switch, Tabs, Tooltip, Typography } from 'antd';
+import { DeleteOutlined, PlusOutlined, SubnodeOutlined } from '@ant-design/icons';
+import { observer } from '@formily/react';
+import { useSelectedNode, useTree } from '@pind/designable-react';
+import type { TreeNode } from '@pind/designable-core';
+import { useTranslation } from 'react-i18next';
+import { nodeKind } from './engine.js';
+import { OPTION_KINDS, SELECT_KINDS, TREE_OPTION_KINDS } from './palette.js';
+import { isRequired, LIMITS, optionProblem, patternOf, relabel, validName, withPattern, withRequired, type OptionNode } from './rules.js';
+
+type AnyProps = Record<string, any>;
+
+/** `obj` with `path` (dotted) set to `value` (undefined removes it); a new object, `obj` untouched. */
+export function setIn(obj: AnyProps | undefined, path: string, value: unknown): AnyProps | undefined {
+  const [head, ...tail] = path.split('.');
+  const base: AnyProps = { ...(obj ?? {}) };
+  if (tail.length) {
+    const inner = setIn(base[head], tail.join('.'), value);
+    if (inner === undefined || !Object.keys(inner).length) delete base[head];
+    else base[head] = inner;
+  } else if (value === undefined || value === '' || value === null) delete base[head];
+  else base[head] = value;
+  return Object.keys(base).length ? base : undefined;
+}
+
+const getIn = (obj: AnyProps | undefined, path: string): any => path.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
+
+/** Sets one (dotted) prop path of `node` as one history step. */
+export function setNodeProp(node: TreeNode, path: string, value: unknown): void {
+  const [head, ...tail] = path.split('.');
+  if (!tail.length) {
+    node.setProps({ [head]: value === '' || value === null ? undefined : value });
+    return;
+  }
+  node.setProps({ [head]: setIn(node.props[head], tail.join('.'), value) });
+}
+
+/** The property keys used in `node`'s data scope, except its own. */
+function namesInScope(node: TreeNode): Set<string> {
+  let scope: TreeNode = node.root;
+  for (let n = node.parent; n; n = n.parent) if (n.isRoot || n.props?.type === 'object') {
+    scope = n;
+    break;
+  }
+  return new Set(scope.descendants.filter((d) => d !== node && d.props?.name).map((d) => String(d.props.name)));
+}
+
+function NameInput({ node }: { node: TreeNode }) {
+  const { t } = useTranslation();
+  const current = String(node.props.name ?? '');
+  const [text, setText] = useState(current);
+  useEffect(() => setText(current), [current, node]);
+  const problem = !validName(text) ? t('dz.prop.nameInvalid') : namesInScope(node).has(text) ? t('dz.prop.nameTaken') : null;
+  return (
+    <Form.Item label={t('dz.prop.name')} validateStatus={problem ? 'error' : undefined} help={problem ?? undefined}>
+      <Input
+        aria-label={t('dz.prop.name')}
+        value={text}
+        onChange={(e) => {
+          const v = e.target.value.trim();
+          setText(v);
+          if (validName(v) && !namesInScope(node).has(v) && v !== current) node.setProps({ name: v });
+        }}
+      />
+    </Form.Item>
+  );
+}
+
+/** A label input: changing it also updates the messages of the rules the designer generated. */
+function LabelInputs({ node }: { node: TreeNode }) {
+  const { t } = useTranslation();
+  const set = (key: 'title' | 'titleEn', v: string) => {
+    const before = { ...node.props };
+    const next = { ...node.props, [key]: v || undefined };
+    node.setProps({ [key]: v || undefined, 'x-validator': relabel(next, String(node.props.name ?? ''), before, node.parent?.props) });
+  };
+  return (
+    <>
+      <Form.Item label={t('dz.prop.label')}>
+        <Input aria-label={t('dz.prop.label')} value={node.props.title ?? ''} onChange={(e) => set('title', e.target.value)} />
+      </Form.Item>
+      <Form.Item label={t('dz.prop.labelEn')}>
+        <Input aria-label={t('dz.prop.labelEn')} value={node.props.titleEn ?? ''} onChange={(e) => set('titleEn', e.target.value)} />
+      </Form.Item>
+    </>
+  );
+}
+
+const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
+
+function NumberProp({ node, path, label, min, max, step, precision }: { node: TreeNode; path: string; label: string; min?: number; max?: number; step?: number; precision?: number }) {
+  return (
+    <Form.Item label={label}>
+      <InputNumber aria-label={label} style={{ width: '100%' }} min={min} max={max} step={step} precision={precision} value={getIn(node.props, path)} onChange={(v) => setNodeProp(node, path, num(v as number | null))} />
+    </Form.Item>
+  );
+}
+
+function TextProp({ node, path, label }: { node: TreeNode; path: string; label: string }) {
+  return (
+    <Form.Item label={label}>
+      <Input aria-label={label} value={getIn(node.props, path) ?? ''} onChange={(e) => setNodeProp(node, path, e.target.value)} />
+    </Form.Item>
+  );
+}
+
+function SwitchProp({ checked, label, onChange }: { checked: boolean; label: string; onChange: (v: boolean) => void }) {
+  return (
+    <Form.Item label={label}>
+      <Switch aria-label={label} checked={checked} onChange={onChange} />
+    </Form.Item>
+  );
+}
+
+/** The default value, edited as the field's type. */
+function DefaultInput({ node }: { node: TreeNode }) {
+  const { t } = useTranslation();
+  const type = node.props.type ?? 'string';
+  const value = node.props.default;
+  const [text, setText] = useState(value === undefined ? '' : JSON.stringify(value));
+  useEffect(() => setText(value === undefined ? '' : JSON.stringify(value)), [value, node]);
+  const label = t('dz.prop.default');
+  if (type === 'boolean') return <SwitchProp label={label} checked={value === true} onChange={(v) => node.setProps({ default: v })} />;
+  if (type === 'number' || type === 'integer') {
+    return (
+      <Form.Item label={label}>
+        <InputNumber aria-label={label} style={{ width: '100%' }} precision={type === 'integer' ? 0 : undefined} value={typeof value === 'number' ? value : null} onChange={(v) => node.setProps({ default: num(v as number | null) })} />
+      </Form.Item>
+    );
+  }
+  if (type === 'string') {
+    return (
+      <Form.Item label={label}>
+        <Input aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(e) => node.setProps({ default: e.target.value === '' ? undefined : e.target.value })} />
+      </Form.Item>
+    );
+  }
+  let bad = false;
+  try {
+    if (text.trim()) JSON.parse(text);
+  } catch {
+    bad = true;
+  }
+  return (
+    <Form.Item label={label} validateStatus={bad ? 'error' : undefined} help={bad ? 'JSON' : undefined}>
+      <Input
+        aria-label={label}
+        value={text}
+        placeholder={type === 'array' ? '[]' : '{}'}
+        onChange={(e) => {
+          setText(e.target.value);
+          try {
+            const v = e.target.value.trim() ? JSON.parse(e.target.value) : undefined;
+            if (v === undefined || (type === 'array' ? Array.isArray(v) : v && typeof v === 'object' && !Array.isArray(v))) node.setProps({ default: v });
+          } catch {
+            /* shown as an error; the node keeps its value */
+          }
+        }}
+      />
+    </Form.Item>
+  );
+}
+
+function PatternInput({ node }: { node: TreeNode }) {
+  const { t } = useTranslation();
+  const current = patternOf(node.props) ?? '';
+  const [text, setText] = useState(current);
+  useEffect(() => setText(current), [current, node]);
+  let bad = false;
+  try {
+    if (text) new RegExp(text);
+  } catch {
+    bad = true;
+  }
+  return (
+    <Form.Item label={t('dz.prop.pattern')} validateStatus={bad ? 'error' : undefined} help={bad ? t('dz.prop.patternInvalid') : undefined}>
+      <Input
+        aria-label={t('dz.prop.pattern')}
+        value={text}
+        placeholder="^\\d+$"
+        onChange={(e) => {
+          const v = e.target.value;
+          setText(v);
+          try {
+            if (v) new RegExp(v);
+            node.setProps({ 'x-validator': withPattern(node.props, String(node.props.name ?? ''), v || undefined), pattern: undefined });
+          } catch {
+            /* an invalid expression is not written */
+          }
+        }}
+      />
+    </Form.Item>
+  );
+}
+
+/**
+ * The option editor: rows of label / value (label en), add, remove, and for trees add-child. A new or edited
+ * entry is checked (请输入label, 请输入value, value重复); a refused one is not written.
+ */
+export function OptionsEditor({ value, onChange, tree }: { value: OptionNode[]; onChange: (v: OptionNode[]) => void; tree: boolean }) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<{ label: string; value: string; parent: string | null } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const update = (list: OptionNode[], path: number[], fn: (o: OptionNode) => OptionNode | null): OptionNode[] =>
+    list.flatMap((o, i) => {
+      if (i !== path[0]) return [o];
+      if (path.length === 1) {
+        const r = fn(o);
+        return r ? [r] : [];
+      }
+      return [{ ...o, children: update(o.children ?? [], path.slice(1), fn) }];
+    });
+  const others = (path: number[]) => {
+    // every entry except the one at `path` (for the duplicate check of an edit)
+    const walk = (list: OptionNode[], p: number[] | null): OptionNode[] =>
+      list.flatMap((o, i) => {
+        const here = p && p[0] === i;
+        const kids = walk(o.children ?? [], here ? p!.slice(1) : null);
+        return here && p!.length === 1 ? kids : [{ ...o, children: undefined }, ...kids];
+      });
+    return walk(value, path);
+  };
+  const edit = (path: number[], patch: Partial<OptionNode>) => {
+    const target = path.reduce<{ list: OptionNode[]; o?: OptionNode }>((acc, i) => ({ list: acc.o ? acc.o.children ?? [] : acc.list, o: (acc.o ? acc.o.children ?? [] : acc.list)[i] }), { list: value }).o!;
+    const next = { ...target, ...patch };
+    const p = optionProblem({ label: next.label, value: String(next.value ?? '') }, others(path));
+    setProblem(p ? t(p) : null);
+    if (p) return;
+    onChange(update(value, path, () => next));
+  };
+  const row = (o: OptionNode, path: number[]): React.ReactNode => (
+    <div key={path.join('.')} style={{ marginLeft: (path.length - 1) * 16 }}>
+      <Space.Compact style={{ width: '100%', marginBottom: 4 }}>
+        <OptionCell aria={`${t('dz.opt.label')} ${path.join('.')}`} value={o.label} placeholder={t('dz.opt.label')} onCommit={(v) => edit(path, { label: v })} />
+        <OptionCell aria={`${t('dz.opt.value')} ${path.join('.')}`} value={String(o.value)} placeholder={t('dz.opt.value')} onCommit={(v) => edit(path, { value: typeof o.value === 'number' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v })} />
+        {tree && (
+          <Tooltip title={t('dz.opt.addChild')}>
+            <Button aria-label={t('dz.opt.addChild')} icon={<SubnodeOutlined />} onClick={() => setDraft({ label: '', value: '', parent: path.join('.') })} />
+          </Tooltip>
+        )}
+        <Tooltip title={t('dz.opt.remove')}>
+          <Button aria-label={t('dz.opt.remove')} icon={<DeleteOutlined />} onClick={() => onChange(update(value, path, () => null))} />
+        </Tooltip>
+      </Space.Compact>
+      {(o.children ?? []).map((c, i) => row(c, [...path, i]))}
+    </div>
+  );
+  const add = () => {
+    if (!draft) return;
+    const p = optionProblem(draft, others([]));
+    setProblem(p ? t(p) : null);
+    if (p) return;
+    const entry: OptionNode = { label: draft.label.trim(), value: draft.value.trim() };
+    if (draft.parent === null) onChange([...value, entry]);
+    else onChange(update(value, draft.parent.split('.').map(Number), (o) => ({ ...o, children: [...(o.children ?? []), entry] })));
+    setDraft(null);
+  };
+  return (
+    <div className="kc-dz-options">
+      {value.map((o, i) => row(o, [i]))}
+      {draft ? (
+        <Space.Compact style={{ width: '100%', marginTop: 4 }}>
+          <Input aria-label={t('dz.opt.label')} placeholder={t('dz.opt.label')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} />
+          <Input aria-label={t('dz.opt.value')} placeholder={t('dz.opt.value')} value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} onPressEnter={add} />
+          <Button type="primary" onClick={add}>
+            {t('dz.ok')}
+          </Button>
+          <Button
+            onClick={() => {
+              setDraft(null);
+              setProblem(null);
+            }}
+          >
+            {t('dz.cancel')}
+          </Button>
+        </Space.Compact>
+      ) : (
+        <Button size="small" icon={<PlusOutlined />} onClick={() => setDraft({ label: '', value: '', parent: null })} style={{ marginTop: 4 }}>
+          {t('dz.opt.add')}
+        </Button>
+      )}
+      {problem && <Alert type="error" showIcon message={problem} style={{ marginTop: 6 }} role="alert" />}
+    </div>
+  );
+}
+
+/** An option cell edited locally and written on blur or Enter (so a half-typed duplicate is not refused per key). */
+function OptionCell({ value, placeholder, aria, onCommit }: { value: string; placeholder: string; aria: string; onCommit: (v: string) => void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const commit = () => text !== value && onCommit(text);
+  return <Input aria-label={aria} placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} onBlur={commit} onPressEnter={commit} />;
+}
+
+function OptionsSettings({ node, kind }: { node: TreeNode; kind: string }) {
+  const { t } = useTranslation();
+  const remote = kind === 'dict';
+  const canRemote = kind === 'select' || kind === 'dict';
+  const setSource = (s: 'static' | 'remote') => {
+    if (s === 'remote' && !remote) node.setProps({ 'x-component': 'DictSelect', enum: undefined, 'x-component-props': { ...(node.props['x-component-props'] ?? {}), code: '' } });
+    if (s === 'static' && remote) {
+      const { code: _c, biz: _b, ...rest } = node.props['x-component-props'] ?? {};
+      node.setProps({ 'x-component': 'Select', enum: [], 'x-component-props': Object.keys(rest).length ? rest : undefined });
+    }
+  };
+  const options = (Array.isArray(node.props.enum) ? node.props.enum : []).map((e: unknown) => (e && typeof e === 'object' ? e : { label: String(e), value: e })) as OptionNode[];
+  return (
+    <>
+      <Typography.Title level={5} style={{ fontSize: 13 }}>
+        {t('dz.prop.options')}
+      </Typography.Title>
+      {canRemote && (
+        <Form.Item label={t('dz.prop.optionSource')}>
+          <Radio.Group
+            optionType="button"
+            size="small"
+            value={remote ? 'remote' : 'static'}
+            onChange={(e) => setSource(e.target.value)}
+            options={[
+              { value: 'static', label: t('dz.prop.static') },
+              { value: 'remote', label: t('dz.prop.remote') },
+            ]}
+          />
+        </Form.Item>
+      )}
+      {remote ? (
+        <>
+          <TextProp node={node} path="x-component-props.code" label={t('dz.prop.dictCode')} />
+          <SwitchProp label={t('dz.prop.dictBiz')} checked={!!node.props['x-component-props']?.biz} onChange={(v) => setNodeProp(node, 'x-component-props.biz', v || undefined)} />
+        </>
+      ) : (
+        <OptionsEditor value={options} tree={TREE_OPTION_KINDS.has(kind)} onChange={(v) => node.setProps({ enum: v })} />
+      )}
+    </>
+  );
+}
+
+const TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
+
+/** 字段属性: the selected node's settings. */
+export const FieldSettings = observer(() => {
+  const { t } = useTranslation();
+  const node = useSelectedNode();
+  if (!node || node.isRoot || node.componentName !== 'Field') return <Empty description={t('dz.selectField')} image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  const kind = nodeKind(node);
+  const p = node.props;
+  const isVoid = p.type === 'void';
+  const name = String(p.name ?? '');
+  const parentKind = node.parent ? nodeKind(node.parent) : 'form';
+  const inGrid = parentKind === 'grid';
+  const gridColumns = inGrid ? Number(node.parent?.props['x-component-props']?.maxColumns ?? 24) : 24;
+  const compProp = (path: string) => `x-component-props.${path}`;
+  const setRequired = (on: boolean) => node.setProps({ required: undefined, 'x-validator': withRequired(p, name, on, node.parent?.props) });
+  const pattern = p['x-pattern'];
+  const display = p['x-display'];
+  if (kind === 'items') return <Empty description={t('dz.item.items')} image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  return (
+    <Form layout="vertical" size="small" className="kc-dz-field-settings" key={node.id}>
+      <Form.Item label={t('dz.prop.type')}>
+        <Typography.Text code>{t(`dz.item.${kind}`, { defaultValue: String(p['x-component'] ?? kind) })}</Typography.Text>
+      </Form.Item>
+      <NameInput node={node} />
+      {kind !== 'grid' && <LabelInputs node={node} />}
+      {kind === 'title' && (
+        <Form.Item label={t('dz.prop.titleMode')}>
+          <Radio.Group
+            size="small"
+            optionType="button"
+            value={p['x-component-props']?.mode ?? 'title'}
+            onChange={(e) => setNodeProp(node, compProp('mode'), e.target.value)}
+            options={[
+              { value: 'title', label: t('dz.prop.titleMode.title') },
+              { value: 'text', label: t('dz.prop.titleMode.text') },
+            ]}
+          />
+        </Form.Item>
+      )}
+      {kind === 'grid' && (
+        <>
+          <NumberProp node={node} path={compProp('maxColumns')} label={t('dz.prop.columns')} min={1} max={24} precision={0} />
+          <NumberProp node={node} path={compProp('columnGap')} label={t('dz.form.gutter')} min={LIMITS.gutter[0]} max={LIMITS.gutter[1]} precision={0} />
+        </>
+      )}
+      {!isVoid && (
+        <>
+          {!['switch', 'rate', 'slider', 'subform', 'upload', 'image', 'map', 'richtext', 'radio', 'checkbox', 'color'].includes(kind) && (
+            <TextProp node={node} path={compProp('placeholder')} label={t('dz.prop.placeholder')} />
+          )}
+          <NumberProp node={node} path={compProp('style.width')} label={t('dz.prop.width')} min={LIMITS.width[0]} max={LIMITS.width[1]} precision={0} />
+          <Form.Item label={t('dz.prop.span')} help={inGrid ? undefined : t('dz.prop.spanHint')}>
+            <Slider
+              aria-label={t('dz.prop.span')}
+              min={gridColumns >= 24 ? LIMITS.span[0] : 1}
+              max={gridColumns >= 24 ? LIMITS.span[1] : gridColumns}
+              value={Number(p['x-decorator-props']?.gridSpan ?? (gridColumns >= 24 ? 24 : 1))}
+              onChange={(v) => setNodeProp(node, 'x-decorator-props.gridSpan', v)}
+            />
+          </Form.Item>
+          <Form.Item label={t('dz.prop.dataType')}>
+            <Select
+              aria-label={t('dz.prop.dataType')}
+              value={p.type ?? 'string'}
+              onChange={(v) => node.setProps({ type: v, default: undefined })}
+              options={TYPES.map((ty) => ({ value: ty, label: t(`dz.type.${ty}`) }))}
+            />
+          </Form.Item>
+          <TextProp node={node} path="x-decorator-props.tooltip" label={t('dz.prop.tip')} />
+          <Form.Item label={t('dz.prop.tipPlacement')}>
+            <Select
+              aria-label={t('dz.prop.tipPlacement')}
+              allowClear
+              value={p['x-decorator-props']?.tooltipPlacement}
+              onChange={(v) => setNodeProp(node, 'x-decorator-props.tooltipPlacement', v)}
+              options={['top', 'bottom', 'left', 'right'].map((v) => ({ value: v, label: t(`dz.placement.${v}`) }))}
+            />
+          </Form.Item>
+          {kind !== 'subform' && <DefaultInput node={node} />}
+          <SwitchProp label={t('dz.prop.required')} checked={isRequired(p)} onChange={setRequired} />
+          {(p.type ?? 'string') === 'string' && !SELECT_KINDS.has(kind) && kind !== 'richtext' && <PatternInput node={node} />}
+          {(p.type ?? 'string') === 'string' && <NumberProp node={node} path="maxLength" label={t('dz.prop.maxLength')} min={1} precision={0} />}
+          {OPTION_KINDS.has(kind) || kind === 'dict' ? <OptionsSettings node={node} kind={kind} /> : null}
+          {(kind === 'upload' || kind === 'image') && (
+            <>
+              <NumberProp node={node} path={compProp('maxSize')} label={t('dz.prop.fileSize')} min={LIMITS.fileSize[0]} precision={0} />
+              <NumberProp node={node} path="maxItems" label={t('dz.prop.limit')} min={LIMITS.limit[0]} precision={0} />
+              <TextProp node={node} path={compProp('accept')} label={t('dz.prop.accept')} />
+            </>
+          )}
+          {kind === 'number' && (
+            <>
+              <NumberProp node={node} path="minimum" label={t('dz.prop.min')} />
+              <NumberProp node={node} path="maximum" label={t('dz.prop.max')} />
+              <NumberProp node={node} path={compProp('precision')} label={t('dz.prop.precision')} min={LIMITS.precision[0]} max={LIMITS.precision[1]} precision={0} />
+            </>
+          )}
+          {kind === 'rate' && <NumberProp node={node} path={compProp('count')} label={t('dz.prop.count')} min={1} max={10} precision={0} />}
+          {kind === 'slider' && (
+            <>
+              <NumberProp node={node} path={compProp('min')} label={t('dz.prop.min')} min={0} max={Math.max(0, Number(p['x-component-props']?.max ?? 100) - 1)} />
+              <NumberProp node={node} path={compProp('max')} label={t('dz.prop.max')} min={Number(p['x-component-props']?.min ?? 0) + 1} />
+            </>
+          )}
+          {kind === 'textarea' && <NumberProp node={node} path={compProp('rows')} label={t('dz.prop.rows')} min={1} max={30} precision={0} />}
+          {kind === 'richtext' && <NumberProp node={node} path={compProp('height')} label={t('dz.prop.height')} min={100} max={1000} precision={0} />}
+          {kind === 'subform' && <NumberProp node={node} path="maxItems" label={t('dz.prop.maxItems')} min={1} precision={0} />}
+          {kind === 'select' && (
+            <SwitchProp
+              label={t('dz.prop.multiple')}
+              checked={p['x-component-props']?.mode === 'multiple'}
+              onChange={(v) =>
+                // spec 002 §4: multiple on removes the default value (an array now); the value type follows
+                node.setProps({ type: v ? 'array' : 'string', items: undefined, default: undefined, 'x-component-props': setIn(p['x-component-props'], 'mode', v ? 'multiple' : undefined) })
+              }
+            />
+          )}
+          <SwitchProp label={t('dz.prop.readonly')} checked={pattern === 'readOnly'} onChange={(v) => node.setProps({ 'x-pattern': v ? 'readOnly' : undefined })} />
+          <SwitchProp label={t('dz.prop.disabled')} checked={pattern === 'disabled'} onChange={(v) => node.setProps({ 'x-pattern': v ? 'disabled' : undefined })} />
+          <SwitchProp label={t('dz.prop.hidden')} checked={display === 'hidden' || display === 'none'} onChange={(v) => node.setProps({ 'x-display': v ? 'hidden' : undefined })} />
+        </>
+      )}
+    </Form>
+  );
+});
+
+/** 表单属性: the form's settings (the root node). */
+export const FormSettings = observer(() => {
+  const { t } = useTranslation();
+  const root = useTree();
+  if (!root) return null;
+  const layout = (root.props['x-component-props'] ?? {}) as AnyProps;
+  const position = layout.layout === 'vertical' ? 'top' : layout.labelAlign === 'left' ? 'left' : 'right';
+  const setLayout = (path: string, v: unknown) => setNodeProp(root, `x-component-props.${path}`, v);
+  const pattern = root.props['x-pattern'];
+  return (
+    <Form layout="vertical" size="small" className="kc-dz-form-settings">
+      <Form.Item label={t('dz.form.labelPosition')}>
+        <Radio.Group
+          optionType="button"
+          size="small"
+          value={position}
+          onChange={(e) => {
+            const v = e.target.value as 'left' | 'right' | 'top';
+            root.setProps({
+              'x-component-props': setIn(setIn(layout, 'layout', v === 'top' ? 'vertical' : undefined), 'labelAlign', v === 'left' ? 'left' : undefined),
+            });
+          }}
+          options={[
+            { value: 'left', label: t('dz.form.left') },
+            { value: 'right', label: t('dz.form.right') },
+            { value: 'top', label: t('dz.form.top') },
+          ]}
+        />
+      </Form.Item>
+      <Form.Item label={t('dz.form.labelWidth')}>
+        <Slider aria-label={t('dz.form.labelWidth')} min={LIMITS.labelWidth[0]} max={LIMITS.labelWidth[1]} value={Number(layout.labelWidth ?? 130)} onChange={(v) => setLayout('labelWidth', v)} />
+      </Form.Item>
+      <Form.Item label={t('dz.form.gutter')}>
+        <Slider aria-label={t('dz.form.gutter')} min={LIMITS.gutter[0]} max={LIMITS.gutter[1]} value={Number(layout.gridColumnGap ?? 8)} onChange={(v) => setLayout('gridColumnGap', v)} />
+      </Form.Item>
+      <Form.Item label={t('dz.form.dialogWidth')}>
+        <InputNumber aria-label={t('dz.form.dialogWidth')} style={{ width: '100%' }} min={400} max={2000} precision={0} value={layout.dialogWidth ?? 900} onChange={(v) => setLayout('dialogWidth', num(v as number | null))} />
+      </Form.Item>
+      <SwitchProp label={t('dz.form.detail')} checked={pattern === 'readPretty'} onChange={(v) => root.setProps({ 'x-pattern': v ? 'readPretty' : undefined })} />
+      <SwitchProp label={t('dz.form.readonly')} checked={pattern === 'readOnly'} onChange={(v) => root.setProps({ 'x-pattern': v ? 'readOnly' : undefined })} />
+      <SwitchProp label={t('dz.form.disabled')} checked={pattern === 'disabled'} onChange={(v) => root.setProps({ 'x-pattern': v ? 'disabled' : undefined })} />
+    </Form>
+  );
+});
+
+/** The right panel. */
+export function SettingsTabs() {
+  const { t } = useTranslation();
+  return (
+    <Tabs
+      className="kc-dz-settings"
+      defaultActiveKey="field"
+      items={[
+        { key: 'field', label: t('dz.fieldProps'), children: <FieldSettings /> },
+        { key: 'form', label: t('dz.formProps'), children: <FormSettings /> },
+      ]}
+    />
+  );
+}

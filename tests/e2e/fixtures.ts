@@ -1,0 +1,188 @@
+/**
+ * What the journeys share: the `test` with the server's address (from global-setup.ts) and the generated demo
+ * password (`<DATA_DIR>/initial-password`), logging in through the login page as a person does, and finders
+ * for antd / Formily controls by what a person sees (labels, button texts).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+export { expect };
+
+function dataDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set: run through `npm run test:e2e` (global-setup.ts starts the server)');
+  return dir;
+}
+
+// Playwright reads a fixture's dependencies from its first parameter, so fixtures without any take `{}`
+/* eslint-disable no-empty-pattern */
+export const test = base.extend<{ password: string }>({
+  baseURL: async ({}, use) => {
+    await use(process.env.E2E_BASE_URL);
+  },
+  page: async ({ page }, use) => {
+    await pinClientBuild(page);
+    await use(page);
+  },
+  password: async ({}, use) => {
+    await use(fs.readFileSync(path.join(dataDir(), 'initial-password'), 'utf8').trim());
+  },
+});
+/* eslint-enable no-empty-pattern */
+
+/**
+ * Keeps the pages on the client build the run started with. The server lists dist/client's files when it starts
+ * and answers index.html for any other path (src/server/app.ts), so when another process rebuilds the client
+ * during a run (people work on this repository concurrently) the server's new index.html names assets it
+ * then serves as HTML, the old ones are gone (404), and every page is blank. With E2E_CLIENT_SNAPSHOT
+ * (global-setup.ts copies the build there at the start), documents still come from the server (status, headers
+ * such as the CSP) but with the snapshot's index.html as body (or, while a build has removed index.html, the
+ * snapshot's alone), and an asset the server no longer has (404, or index.html in its place) comes from the
+ * snapshot. Without
+ * a concurrent build this changes nothing: the bodies are the same.
+ */
+async function pinClientBuild(page: Page): Promise<void> {
+  const dir = process.env.E2E_CLIENT_SNAPSHOT;
+  if (!dir) return;
+  const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
+  await page.route(
+    (url) => !url.pathname.startsWith('/api/'),
+    async (route) => {
+      const req = route.request();
+      const pathname = new URL(req.url()).pathname;
+      if (req.method() !== 'GET' || (req.resourceType() !== 'document' && !pathname.startsWith('/assets/'))) return route.continue();
+      const res = await route.fetch();
+      if (req.resourceType() === 'document') {
+        // while a build runs, dist/client/index.html is missing for a moment and the server answers 404
+        const html = res.ok() && (res.headers()['content-type'] ?? '').includes('text/html');
+        return route.fulfill(html ? { response: res, body: indexHtml.toString('utf8') } : { status: 200, contentType: 'text/html; charset=utf-8', body: indexHtml.toString('utf8') });
+      }
+      const file = path.join(dir, pathname);
+      const missing = !res.ok() || (res.headers()['content-type'] ?? '').includes('text/html');
+      if (missing && fs.existsSync(file)) return route.fulfill({ path: file });
+      return route.fulfill({ response: res });
+    },
+  );
+}
+
+/**
+ * A button by its text. antd writes a two-character Chinese label with a space (新增 → "新 增") unless the
+ * button has an icon, so the name is matched with optional spaces between the characters; an icon's own
+ * accessible name (antd's `aria-label="plus"`) may come first.
+ */
+export function button(scope: Page | Locator, text: string): Locator {
+  const pattern = [...text].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*');
+  return scope.getByRole('button', { name: new RegExp(`^(?:[a-z-]+ )?\\s*${pattern}\\s*$`) });
+}
+
+/** The open (topmost) dialog whose title is `title`. */
+export function dialog(page: Page, title: string | RegExp): Locator {
+  return page.locator('.ant-modal-content').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+}
+
+/** The Formily form item whose label is exactly `label` (its control, messages and all). */
+export function formItem(scope: Locator, label: string): Locator {
+  const exact = new RegExp(`^\\s*${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*$`);
+  return scope.locator('.ant-formily-item').filter({ has: scope.page().locator('.ant-formily-item-label label', { hasText: exact }) });
+}
+
+/** The dropdown of a select, tree select or picker that is open now. */
+export function openDropdown(page: Page): Locator {
+  return page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden), .ant-picker-dropdown:not(.ant-picker-dropdown-hidden)').last();
+}
+
+/** Chooses `option` in the antd Select (DictSelect ...) of form item `item`. */
+export async function chooseOption(item: Locator, option: string): Promise<void> {
+  await item.locator('.ant-select-selector').click();
+  await openDropdown(item.page()).locator('.ant-select-item-option', { hasText: option }).first().click();
+  await expect(item.locator('.ant-select-selection-item')).toHaveText(option);
+}
+
+/** Chooses the node `title` in the antd TreeSelect (DeptTreeSelect ...) of form item `item`. */
+export async function chooseTreeNode(item: Locator, title: string): Promise<void> {
+  await item.locator('.ant-select-selector').click();
+  await openDropdown(item.page()).locator('.ant-select-tree-node-content-wrapper', { hasText: title }).first().click();
+  await expect(item.locator('.ant-select-selection-item')).toHaveText(title);
+}
+
+/** Types a date (YYYY-MM-DD) into the antd DatePicker of form item `item`. */
+export async function typeDate(item: Locator, date: string): Promise<void> {
+  const input = item.locator('.ant-picker input');
+  await input.click();
+  await input.fill(date);
+  await input.press('Enter');
+  await expect(input).toHaveValue(date);
+}
+
+/**
+ * Opens /login and answers the captcha text of the captcha the page shows: the text comes from the
+ * `X-Test-Captcha` header of the captcha request the page made (a test server only), and the image on the
+ * page must be that captcha's.
+ */
+export async function openLogin(page: Page): Promise<string> {
+  const answer = nextCaptcha(page);
+  await page.goto('/login');
+  return answer;
+}
+
+/** Waits for the page's next captcha request and for its image on the page; answers its text. */
+export async function nextCaptcha(page: Page): Promise<string> {
+  const res = await page.waitForResponse((r) => r.url().includes('/api/blade-auth/oauth/captcha') && r.request().method() === 'GET');
+  expect(res.status()).toBe(200);
+  const text = res.headers()['x-test-captcha'];
+  expect(text, 'the test server sends X-Test-Captcha').toBeTruthy();
+  const { image } = (await res.json()) as { image: string };
+  await expect(page.locator('img.kc-captcha')).toHaveAttribute('src', image);
+  return text;
+}
+
+/** Fills the login form (tenant, account, password, captcha) and submits it. */
+export async function submitLogin(page: Page, account: string, password: string, captcha: string, tenant = '000000'): Promise<void> {
+  await page.getByLabel('租户编号').fill(tenant);
+  await page.getByLabel('账号', { exact: true }).fill(account);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByLabel('验证码', { exact: true }).fill(captcha);
+  await button(page, '登录').click();
+}
+
+/**
+ * Logs `account` in through the login page; with several roles it chooses `role` (its name) on the role page.
+ * Ends on the home page (/wel/index).
+ */
+export async function login(page: Page, account: string, password: string, role?: string): Promise<void> {
+  const captcha = await openLogin(page);
+  await submitLogin(page, account, password, captcha);
+  if (role) {
+    await expect(page).toHaveURL(/\/home$/);
+    await page.locator('.ant-list-item', { hasText: role }).getByRole('button').click();
+  }
+  await expect(page).toHaveURL(/\/wel\/index$/);
+  await expect(page.getByText(/^欢迎，|^Welcome, /)).toBeVisible();
+}
+
+/** Opens a menu: the application tab in the top bar, then the item in the sidebar. */
+export async function openMenu(page: Page, tab: string, item: string): Promise<void> {
+  await page.locator('.kc-app-tabs').getByRole('button', { name: tab, exact: true }).click();
+  await page.locator('.kc-sider').getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+/** A small valid PDF (one empty page), for the upload control. */
+export function tinyPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const off of offsets) body += `${String(off).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
