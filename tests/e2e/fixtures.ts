@@ -186,3 +186,19 @@ export function tinyPdf(): Buffer {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
+
+/**
+ * The headers the client sends for the signed-in session of `page` (from localStorage `kc-session`): for calling
+ * the API with `page.request` as that user and role.
+ */
+export async function sessionHeaders(page: Page): Promise<Record<string, string>> {
+  const s = await page.evaluate(() => JSON.parse(localStorage.getItem('kc-session') ?? '{}') as { token?: string; tenantId?: string; currentRoleId?: string });
+  expect(s.token, 'signed in (kc-session has a token)').toBeTruthy();
+  const headers: Record<string, string> = {
+    Authorization: 'Basic ' + Buffer.from('saber:saber_secret').toString('base64'),
+    'Tenant-Id': s.tenantId ?? '000000',
+    'Blade-Auth': `bearer ${s.token}`,
+  };
+  if (s.currentRoleId) headers['Role-Id'] = s.currentRoleId;
+  return headers;
+}
