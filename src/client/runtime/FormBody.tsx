@@ -92,6 +92,8 @@ export function useRecordForm(resource: ResourceSchema, { open, recordKey, initi
       createForm({
         initialValues: values,
         readPretty,
+        // the designer's form properties (detail mode / read-only / disabled) are the form root's x-pattern
+        pattern: readPretty ? undefined : (resource.form['x-pattern'] as 'editable' | 'disabled' | 'readOnly' | 'readPretty' | undefined),
         effects() {
           onFieldInputValueChange('*', (field) => {
             if ('setSelfErrors' in field && field.selfErrors.length) (field as Field).setSelfErrors([]);

@@ -38,6 +38,16 @@ describe('FormDialog', () => {
     expect(saveButton().className).not.toContain('ant-btn-loading');
   });
 
+  it('applies the form properties the designer sets: a disabled form disables its fields', async () => {
+    const disabled = { ...patentSchema, form: { ...patentSchema.form, 'x-pattern': 'disabled' as const } };
+    renderApp(<FormDialog resource={disabled} open onClose={() => {}} />);
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText('专利名称');
+    const inputs = [...dialog.querySelectorAll('input.ant-input')] as HTMLInputElement[];
+    expect(inputs.length).toBeGreaterThan(3);
+    expect(inputs.every((i) => i.disabled)).toBe(true);
+  });
+
   it('shows the project name for source 3 and the project picker for 1, with the server message when projects are missing', async () => {
     const user = userEvent.setup();
     renderApp(<FormDialog resource={patentSchema} open onClose={() => {}} />);
