@@ -21,6 +21,7 @@ import { columnsOf, dataFields, dateFormats, recordJsonSchema, type ColumnDef, t
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import { checkActions } from '../../shared/schema/check-actions.js';
+import { resourceSchemaFiles } from '../../shared/schema/files.js';
 
 /** A schema that cannot be served: `file` names where it came from, `fault` what is wrong (en, as ajv says it). */
 export class SchemaLoadError extends Error {
@@ -124,17 +125,6 @@ export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, v
   };
 }
 
-function listSchemaFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) {
-      if (e.name.startsWith('_') || e.name === 'locales' || e.name === 'flows') continue;
-      out.push(...listSchemaFiles(p));
-    } else if (e.name.endsWith('.json')) out.push(p);
-  }
-  return out.sort();
-}
 
 export class Registry {
   readonly resources = new Map<string, Resource>();
@@ -145,7 +135,7 @@ export class Registry {
   /** Loads every schema under `dir` (default `<repo>/schemas`); throws SchemaLoadError on the first bad file. */
   static loadFolder(dir = path.join(repoRoot, 'schemas')): Registry {
     const reg = new Registry();
-    for (const file of listSchemaFiles(dir)) {
+    for (const file of resourceSchemaFiles(dir)) {
       const rel = path.relative(repoRoot, file);
       let parsed: unknown;
       try {

@@ -11,21 +11,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { recordJsonSchema } from './derive.js';
+import { resourceSchemaFiles } from './files.js';
 import type { ResourceSchema } from './types.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const GENERATED_FILE = path.join(root, 'src/shared/generated/resources.ts');
 
-function schemaFiles(dir: string): string[] {
-  return fs
-    .readdirSync(dir, { withFileTypes: true })
-    .flatMap((e) => {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) return e.name.startsWith('_') || e.name === 'locales' || e.name === 'flows' ? [] : schemaFiles(p);
-      return e.name.endsWith('.json') ? [p] : [];
-    })
-    .sort();
-}
 
 /** `basic/patent` → `Patent`, `system/region` → `Region`, `project/base-info` → `BaseInfo`. */
 export function typeName(resourceName: string): string {
@@ -51,7 +42,7 @@ export function generate(): string {
     '}',
     '',
   ];
-  for (const file of schemaFiles(path.join(root, 'schemas'))) {
+  for (const file of resourceSchemaFiles(path.join(root, 'schemas'))) {
     const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceSchema;
     const name = typeName(schema.name);
     const lower = name[0].toLowerCase() + name.slice(1);
