@@ -6,8 +6,8 @@
  * back when the version that has the field is published again). The run's server is shared, so the schema is
  * rolled back to version 0 in any case at the end.
  */
-import type { APIRequestContext, Page } from '@playwright/test';
-import { button, chooseOption, chooseTreeNode, dialog, expect, formItem, login, sessionHeaders, test, tinyPdf, typeDate } from './fixtures.js';
+import type { APIRequestContext } from '@playwright/test';
+import { button, dialog, expect, fillPatent, formItem, login, sessionHeaders, test } from './fixtures.js';
 
 const NAME = 'basic/patent';
 
@@ -24,26 +24,6 @@ async function detailOf(request: APIRequestContext, headers: Record<string, stri
   return json.data;
 }
 
-/** Fills every required field of the patent form but the designed one (as patent.spec.ts does). */
-async function fillPatent(page: Page, form: ReturnType<typeof dialog>, name: string): Promise<void> {
-  await formItem(form, '专利名称').locator('input').fill(name);
-  await chooseTreeNode(formItem(form, '登记单位'), '集团科技信息部');
-  await formItem(form, '项目来源').getByText('无', { exact: true }).click();
-  await formItem(form, '项目名称').locator('input').fill('粮食仓储物联网应用示范');
-  await chooseOption(formItem(form, '成果来源'), '集团公司项目');
-  await chooseOption(formItem(form, '专利类型'), '发明专利');
-  await formItem(form, '国家或地区').locator('input').fill('中国');
-  await formItem(form, '地址').locator('input').fill('北京市西城区粮储大厦');
-  await formItem(form, '邮编').locator('input').fill('100032');
-  await typeDate(formItem(form, '申请日期'), '2023-03-15');
-  await typeDate(formItem(form, '授权公告日'), '2024-06-20');
-  await formItem(form, '授权号/专利号').locator('input').fill('ZL202310765432.1');
-  await formItem(form, '专利证书号').locator('input').fill('第7654321号');
-  const upload = page.waitForResponse((r) => r.url().includes('/api/blade-resource/oss/endpoint/put-file'));
-  await formItem(form, '附件').locator('input[type=file]').setInputFiles({ name: '专利证书.pdf', mimeType: 'application/pdf', buffer: tinyPdf() });
-  expect((await upload).status()).toBe(200);
-  await expect(formItem(form, '附件').getByText('专利证书.pdf')).toBeVisible();
-}
 
 test('designer: a required 备注二 is added to patents, published, asked for, stored, and gone after a rollback', async ({ page, password }) => {
   test.setTimeout(180_000);

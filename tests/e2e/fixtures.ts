@@ -202,3 +202,33 @@ export async function sessionHeaders(page: Page): Promise<Record<string, string>
   if (s.currentRoleId) headers['Role-Id'] = s.currentRoleId;
   return headers;
 }
+
+/**
+ * Fills every required field of the patent add form (schemas/basic/patent.json) as a person does, including an
+ * uploaded PDF; `codes` sets the grant and certificate numbers (they show in the list).
+ */
+export async function fillPatent(
+  page: Page,
+  form: Locator,
+  name: string,
+  codes: { authorizationCode: string; code: string } = { authorizationCode: 'ZL202310765432.1', code: '第7654321号' },
+): Promise<void> {
+  await formItem(form, '专利名称').locator('input').fill(name);
+  await formItem(form, '专利名称').locator('input').blur(); // the schema validates on blur
+  await chooseTreeNode(formItem(form, '登记单位'), '集团科技信息部');
+  await formItem(form, '项目来源').getByText('无', { exact: true }).click();
+  await formItem(form, '项目名称').locator('input').fill('粮食仓储物联网应用示范');
+  await chooseOption(formItem(form, '成果来源'), '集团公司项目');
+  await chooseOption(formItem(form, '专利类型'), '发明专利');
+  await formItem(form, '国家或地区').locator('input').fill('中国');
+  await formItem(form, '地址').locator('input').fill('北京市西城区粮储大厦');
+  await formItem(form, '邮编').locator('input').fill('100032');
+  await typeDate(formItem(form, '申请日期'), '2023-03-15');
+  await typeDate(formItem(form, '授权公告日'), '2024-06-20');
+  await formItem(form, '授权号/专利号').locator('input').fill(codes.authorizationCode);
+  await formItem(form, '专利证书号').locator('input').fill(codes.code);
+  const upload = page.waitForResponse((r) => r.url().includes('/api/blade-resource/oss/endpoint/put-file'));
+  await formItem(form, '附件').locator('input[type=file]').setInputFiles({ name: '专利证书.pdf', mimeType: 'application/pdf', buffer: tinyPdf() });
+  expect((await upload).status()).toBe(200);
+  await expect(formItem(form, '附件').getByText('专利证书.pdf')).toBeVisible();
+}

@@ -3,7 +3,7 @@
  * add dialog with its validation messages, saving a complete record (department tree, project source, dictionary
  * selects, dates, an uploaded PDF), the detail view, and deleting.
  */
-import { button, chooseOption, chooseTreeNode, dialog, expect, formItem, login, openMenu, test, tinyPdf, typeDate } from './fixtures.js';
+import { button, dialog, expect, fillPatent, formItem, login, openMenu, test } from './fixtures.js';
 
 test('add a patent: empty form refused, complete form saved, listed after a reload, viewed, deleted', async ({ page, password }) => {
   const name = `一种粮仓温湿度智能监测装置-${Date.now().toString(36)}`;
@@ -24,25 +24,8 @@ test('add a patent: empty form refused, complete form saved, listed after a relo
   await expect(form).toBeVisible();
 
   // a complete record
-  await formItem(form, '专利名称').locator('input').fill(name);
-  await formItem(form, '专利名称').locator('input').blur(); // the schema validates on blur
+  await fillPatent(page, form, name, { authorizationCode: 'ZL202310123456.7', code: '第6543210号' });
   await expect(form.getByText('请输入专利名称')).toBeHidden();
-  await chooseTreeNode(formItem(form, '登记单位'), '集团科技信息部');
-  await formItem(form, '项目来源').getByText('无', { exact: true }).click();
-  await formItem(form, '项目名称').locator('input').fill('粮食仓储物联网应用示范');
-  await chooseOption(formItem(form, '成果来源'), '集团公司项目');
-  await chooseOption(formItem(form, '专利类型'), '发明专利');
-  await formItem(form, '国家或地区').locator('input').fill('中国');
-  await formItem(form, '地址').locator('input').fill('北京市西城区粮储大厦');
-  await formItem(form, '邮编').locator('input').fill('100032');
-  await typeDate(formItem(form, '申请日期'), '2023-03-15');
-  await typeDate(formItem(form, '授权公告日'), '2024-06-20');
-  await formItem(form, '授权号/专利号').locator('input').fill('ZL202310123456.7');
-  await formItem(form, '专利证书号').locator('input').fill('第6543210号');
-  const upload = page.waitForResponse((r) => r.url().includes('/api/blade-resource/oss/endpoint/put-file'));
-  await formItem(form, '附件').locator('input[type=file]').setInputFiles({ name: '专利证书.pdf', mimeType: 'application/pdf', buffer: tinyPdf() });
-  expect((await upload).status()).toBe(200);
-  await expect(formItem(form, '附件').getByText('专利证书.pdf')).toBeVisible();
 
   await button(form, '保存').click();
   await expect(page.getByText('新增成功')).toBeVisible();
