@@ -47,6 +47,8 @@ describe('password grant', () => {
     expect(info.status).toBe(200);
     expect(info.body.data.account).toBe('kyry');
     expect(info.body.data.realName).toBe('刘研');
+    // every role is named in both languages (the shell shows the current role in the top bar)
+    expect(info.body.data.roles).toEqual([{ id: b.role_id, roleName: '科研人员', roleNameEn: 'Researcher', roleAlias: 'researcher' }]);
   });
 
   it('takes the parameters from the query string as well, and the tenant from the Tenant-Id header', async () => {

@@ -12,7 +12,7 @@ import { AppstoreOutlined, DownOutlined, UserOutlined } from '@ant-design/icons'
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
-import { clearSession, currentRole, useSession } from './session.js';
+import { clearSession, currentRole, roleLabel, useSession } from './session.js';
 import { findByPath, isExternal, leaves, menuLabel, useMenus, visibleFor, type MenuItem } from './menu.js';
 import { LangSwitch } from './LangSwitch.js';
 import { LockButton } from './LockPage.js';
@@ -129,7 +129,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           <MenuSearch menus={menus} />
           <LangSwitch />
           <LockButton />
-          {role && <Tag color="green">{role.roleName}</Tag>}
+          {role && <Tag color="green">{roleLabel(role, lang)}</Tag>}
           <Dropdown menu={{ items: userMenu }}>
             <Button type="text" aria-label="user">
               <Avatar size="small" icon={<UserOutlined />} src={s.user?.avatar || undefined} /> {s.user?.realName}

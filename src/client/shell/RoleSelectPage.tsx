@@ -8,7 +8,7 @@ import { Button, Card, List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { mutate } from 'swr';
-import { updateSession, useSession } from './session.js';
+import { roleLabel, updateSession, useSession } from './session.js';
 
 export function RoleSelectPage() {
   const { t } = useTranslation();
@@ -39,7 +39,7 @@ export function RoleSelectPage() {
                 </Button>,
               ]}
             >
-              <List.Item.Meta title={r.roleName} description={r.roleAlias} />
+              <List.Item.Meta title={roleLabel(r, s.lang)} description={r.roleAlias} />
             </List.Item>
           )}
         />

@@ -16,7 +16,7 @@ import { ResourcePage } from '../runtime/ResourcePage.js';
 import { useResourceSchema } from '../runtime/schema.js';
 import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
 import dashboardJson from '../../../schemas/_pages/dashboard.json';
-import { currentRole, useSession } from './session.js';
+import { currentRole, roleLabel, useSession } from './session.js';
 import { findByPath, menuLabel, useMenus, usePermissions, visibleFor } from './menu.js';
 import { useOpenMenu } from './Layout.js';
 
@@ -61,7 +61,7 @@ export function HomePage() {
   return (
     <div className="kc-home">
       <Typography.Title level={3}>{t('home.welcome', { name: s.user?.realName ?? '' })}</Typography.Title>
-      <Typography.Paragraph type="secondary">{t('home.role', { role: role?.roleName ?? '' })}</Typography.Paragraph>
+      <Typography.Paragraph type="secondary">{t('home.role', { role: role ? roleLabel(role, lang) : '' })}</Typography.Paragraph>
       <Typography.Title level={5}>{t('home.apps')}</Typography.Title>
       <Row gutter={[16, 16]}>
         {apps.map((m) => (
@@ -85,11 +85,11 @@ interface UserInfo {
   deptName: string;
   email: string | null;
   phone: string | null;
-  roles: Array<{ roleName: string }>;
+  roles: Array<{ roleName: string; roleNameEn?: string | null }>;
 }
 
 export function UserInfoPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { data } = useSWR('/api/blade-user/info', (u: string) => get<UserInfo>(u));
   if (!data) return <Spin />;
   return (
@@ -98,7 +98,7 @@ export function UserInfoPage() {
         <Descriptions.Item label={t('login.account')}>{data.account}</Descriptions.Item>
         <Descriptions.Item label={t('userinfo.realName')}>{data.realName}</Descriptions.Item>
         <Descriptions.Item label={t('userinfo.dept')}>{data.deptName}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.roles')}>{data.roles.map((r) => r.roleName).join('、')}</Descriptions.Item>
+        <Descriptions.Item label={t('userinfo.roles')}>{data.roles.map((r) => roleLabel(r, i18n.language === 'en' ? 'en' : 'zh')).join(i18n.language === 'en' ? ', ' : '、')}</Descriptions.Item>
         <Descriptions.Item label={t('userinfo.email')}>{data.email ?? ''}</Descriptions.Item>
         <Descriptions.Item label={t('userinfo.phone')}>{data.phone ?? ''}</Descriptions.Item>
       </Descriptions>

@@ -11,7 +11,14 @@ import { useSyncExternalStore } from 'react';
 export interface SessionRole {
   id: string;
   roleName: string;
+  /** The English name (blade_role.role_name_en); the Chinese one stands in when there is none. */
+  roleNameEn?: string | null;
   roleAlias: string;
+}
+
+/** A role's name in `lang`. */
+export function roleLabel(r: Pick<SessionRole, 'roleName' | 'roleNameEn'>, lang: 'zh' | 'en'): string {
+  return lang === 'en' && r.roleNameEn ? r.roleNameEn : r.roleName;
 }
 
 export interface SessionUser {

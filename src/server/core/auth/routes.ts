@@ -200,8 +200,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
         FROM blade_user u LEFT JOIN blade_dept d ON d.id = u.dept_id
        WHERE u.id = ${u.userId}::bigint AND u.tenant_id = ${u.tenantId} AND u.is_deleted = 0`.execute(db);
     if (!r.rows[0]) throw new ApiError(401, 'unauthorized');
-    const roles = await sql<{ id: string; roleName: string; roleAlias: string }>`
-      SELECT r.id::text AS id, r.role_name AS "roleName", r.role_alias AS "roleAlias" FROM blade_user_role ur
+    const roles = await sql<{ id: string; roleName: string; roleNameEn: string | null; roleAlias: string }>`
+      SELECT r.id::text AS id, r.role_name AS "roleName", r.role_name_en AS "roleNameEn", r.role_alias AS "roleAlias" FROM blade_user_role ur
         JOIN blade_role r ON r.id = ur.role_id WHERE ur.user_id = ${u.userId}::bigint AND r.is_deleted = 0 ORDER BY r.sort, r.id`.execute(db);
     return ok({ ...r.rows[0], roles: roles.rows }, undefined, req.lang);
   };

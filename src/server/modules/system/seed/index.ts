@@ -232,17 +232,21 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       [ROLE.admin]: '管理员', [ROLE.researchManagement]: '科研管理人员', [ROLE.declaringUnit]: '申报单位',
       [ROLE.projectManager]: '项目负责人', [ROLE.expert]: '评审专家', [ROLE.researcher]: '科研人员',
     };
+    const roleNamesEn: Record<string, string> = {
+      [ROLE.admin]: 'Administrator', [ROLE.researchManagement]: 'Research management', [ROLE.declaringUnit]: 'Declaring unit',
+      [ROLE.projectManager]: 'Project manager', [ROLE.expert]: 'Expert reviewer', [ROLE.researcher]: 'Researcher',
+    };
     const roleIds = new Map<string, string>();
     for (const [i, alias] of ALL.entries()) {
       const id = nextId();
       roleIds.set(alias, id);
-      await trx.insertInto('blade_role').values({ id, tenant_id: '000000', role_name: roleNames[alias], role_alias: alias, sort: i + 1 }).execute();
+      await trx.insertInto('blade_role').values({ id, tenant_id: '000000', role_name: roleNames[alias], role_name_en: roleNamesEn[alias], role_alias: alias, sort: i + 1 }).execute();
     }
     const demoRoles = new Map<string, string>();
     for (const [i, alias] of [ROLE.admin, ROLE.researcher].entries()) {
       const id = nextId();
       demoRoles.set(alias, id);
-      await trx.insertInto('blade_role').values({ id, tenant_id: '100001', role_name: roleNames[alias], role_alias: alias, sort: i + 1 }).execute();
+      await trx.insertInto('blade_role').values({ id, tenant_id: '100001', role_name: roleNames[alias], role_name_en: roleNamesEn[alias], role_alias: alias, sort: i + 1 }).execute();
     }
 
     // users
