@@ -173,14 +173,15 @@ function registerRoutes(app: FastifyInstance, engine: ResourceEngine, r: Resourc
   });
 
   app.get(`${base}/dictionary-tree`, { schema: { tags, summary: `${r.schema.titleEn}: the entries of a dictionary as a tree` } }, async (req) => {
-    const user = await engine.authorize(req.user, r, 'read');
+    const res = engine.current(r); // the published version's columns, not the ones at start
+    const user = await engine.authorize(req.user, res, 'read');
     const code = (req.query as Row).code;
     if (code !== undefined && (typeof code !== 'string' || code.length > 255)) throw new ApiError(400, 'badParam', { param: 'code' });
-    const cols = r.columns.filter((c) => c.column !== 'is_deleted').map((c) => `"${c.column}"`).join(', ');
+    const cols = res.columns.filter((c) => c.column !== 'is_deleted').map((c) => `"${c.column}"`).join(', ');
     const byCode = code ? sql`AND code = ${code} AND parent_id <> 0` : sql``;
-    const rows = await sql<Row>`SELECT ${sql.raw(cols)} FROM ${sql.table(r.schema.table)}
-                                 WHERE is_deleted = 0 ${tenantCond(r, user)} ${byCode} ORDER BY sort, id`.execute(engine.db);
-    const records = rows.rows.map((row) => engine.toRecord(r, row));
+    const rows = await sql<Row>`SELECT ${sql.raw(cols)} FROM ${sql.table(res.schema.table)}
+                                 WHERE is_deleted = 0 ${tenantCond(res, user)} ${byCode} ORDER BY sort, id`.execute(engine.db);
+    const records = rows.rows.map((row) => engine.toRecord(res, row));
     return ok(nest(records), undefined, req.lang);
   });
 }
