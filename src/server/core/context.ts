@@ -7,17 +7,24 @@
  *   `Role-Id` header (or a `roleId` query parameter); it must be one of the token's roles (else 403). Without
  *   it the user acts with all their roles.
  * - Organisation facts (the company of a department, the departments of a company, a department's subtree)
- *   come from `OrgCache`; role grants (menus, buttons, data scopes) from `GrantCache`. Both are cached per
- *   tenant/role for 30 s and dropped at once on a `kc_cache` notification, so every node sees changes.
+ *   come from `OrgCache`; role grants (menus, buttons, data scopes, API scopes) from `GrantCache`. Both are
+ *   cached per tenant/role for 30 s and dropped at once on a `kc_cache` notification, so every node sees
+ *   changes.
+ * - Data scopes (`blade_scope_data`, granted through `blade_role_scope` with scope_category 1) are named
+ *   (`DataScopeType`, migration 0006); the resource layer turns them into SQL. API scopes (`blade_scope_api`,
+ *   scope_category 2) limit which endpoints a role may call; `core/api-scope.ts` enforces them.
  */
 import type pg from 'pg';
 import type { Db } from './db/index.js';
 import { sql } from './db/index.js';
 import type { TokenClaims } from './auth/tokens.js';
 import { ApiError } from './envelope.js';
+import { compileApiScope, type ApiScope } from './api-scope.js';
 
+/** The role alias of administrators: they pass every menu, button, data-scope and API-scope check. */
 export const ADMIN_ALIAS = 'administrator';
 
+/** The caller of a request, from the access token's claims (ids are decimal strings). */
 export interface AuthUser {
   tenantId: string;
   userId: string;
@@ -82,6 +89,7 @@ export class OrgCache {
   private readonly byTenant = new Map<string, { at: number; depts: Map<string, DeptNode>; children: Map<string, string[]> }>();
   constructor(private readonly db: Db) {}
 
+  /** Forgets the departments of `tenantId` (of every tenant when omitted); the next question reloads them. */
   invalidate(tenantId?: string): void {
     if (tenantId) this.byTenant.delete(tenantId);
     else this.byTenant.clear();
@@ -150,12 +158,51 @@ export class OrgCache {
   }
 }
 
+/**
+ * The kinds of data scope (DESIGN §5 'data scopes (all, own, own dept, own dept and children, custom)';
+ * spec 002 §1 数据权限; BladeX `DataScopeEnum`). Stored by name in `blade_scope_data.scope_type` (varchar(32),
+ * CHECK constraint of migration 0006, which mapped the former numbers 1–5 onto the first five names in order
+ * of this list, skipping `ownCompanyAndChildren`). The scope column (`blade_scope_data.scope_column`, a
+ * department column such as `create_dept`, or `create_user` for `own`) is the column compared.
+ */
+export type DataScopeType =
+  /** Every row of the tenant: no restriction (one such scope lifts the others of every role). Was 1. */
+  | 'all'
+  /** The caller's own rows: `create_user` = the caller. Was 2. */
+  | 'own'
+  /** Rows whose scope column is the caller's department. Was 3. */
+  | 'ownDept'
+  /** Rows whose scope column is the caller's department or a department below it. Was 4. */
+  | 'ownDeptAndChildren'
+  /**
+   * Rows whose scope column is the caller's company (the nearest department of category 1 above, or at, the
+   * caller's department: `OrgCache.companyOf`) or any department below it, subsidiaries included
+   * (`OrgCache.subtree`). New in migration 0006: a subsidiary's research management sees its company.
+   */
+  | 'ownCompanyAndChildren'
+  /**
+   * A fixed list of departments, free of SQL: `scope_value` is a comma list of department ids and the rows
+   * whose scope column is one of them are visible (ids that are not decimal bigints are ignored; an empty
+   * list shows nothing). Was 5.
+   */
+  | 'custom';
+
+/** Every `DataScopeType`, in the order of the former numbers (1 → 'all' … 5 → 'custom', then the new one). */
+export const DATA_SCOPE_TYPES: readonly DataScopeType[] = ['all', 'own', 'ownDept', 'ownDeptAndChildren', 'custom', 'ownCompanyAndChildren'];
+
+/** True when `v` is the name of a data scope type. */
+export function isDataScopeType(v: unknown): v is DataScopeType {
+  return typeof v === 'string' && (DATA_SCOPE_TYPES as readonly string[]).includes(v);
+}
+
 /** A data scope granted to a role for one resource (blade_scope_data). */
 export interface DataScope {
+  /** The resource (schema name, e.g. `basic/patent`) it applies to. */
   resourceCode: string;
+  /** The column compared (snake_case): a department column, or `create_user` for `own`. */
   scopeColumn: string;
-  /** 1 all, 2 own records, 3 own department, 4 own department and below, 5 custom department list */
-  scopeType: number;
+  scopeType: DataScopeType;
+  /** For `custom`: a comma list of department ids; unused by the other types. */
   scopeValue: string | null;
 }
 
@@ -163,13 +210,20 @@ interface RoleGrants {
   at: number;
   codes: Set<string>;
   dataScopes: DataScope[];
+  /** The role's API scopes, compiled; empty = the role is not limited to any endpoints. */
+  apiScopes: ApiScope[];
 }
 
-/** What each role is granted: menu and button codes (blade_role_menu) and data scopes (blade_role_scope). */
+/**
+ * What each role is granted: menu and button codes (blade_role_menu), data scopes (blade_role_scope,
+ * scope_category 1 → blade_scope_data) and API scopes (scope_category 2 → blade_scope_api). Loaded per role on
+ * first use, kept 30 s, dropped by `invalidate()` (the `grants` notification of `kc_cache`).
+ */
 export class GrantCache {
   private readonly byRole = new Map<string, RoleGrants>();
   constructor(private readonly db: Db) {}
 
+  /** Forgets every role's grants (the next question reloads them). */
   invalidate(): void {
     this.byRole.clear();
   }
@@ -177,17 +231,35 @@ export class GrantCache {
   private async load(roleId: string): Promise<RoleGrants> {
     const hit = this.byRole.get(roleId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit;
-    const menus = await sql<{ code: string }>`
-      SELECT m.code FROM blade_role_menu rm JOIN blade_menu m ON m.id = rm.menu_id
-       WHERE rm.role_id = ${roleId} AND m.is_deleted = 0`.execute(this.db);
-    const scopes = await sql<{ resource_code: string; scope_column: string; scope_type: number; scope_value: string | null }>`
-      SELECT s.resource_code, s.scope_column, s.scope_type, s.scope_value
-        FROM blade_role_scope rs JOIN blade_scope_data s ON s.id = rs.scope_id
-       WHERE rs.role_id = ${roleId} AND rs.scope_category = 1 AND s.is_deleted = 0`.execute(this.db);
+    if (!/^\d{1,19}$/.test(roleId)) {
+      // not a role id (a token never carries one, but the cache must not pass it to a bigint comparison)
+      return { at: Date.now(), codes: new Set(), dataScopes: [], apiScopes: [] };
+    }
+    const [menus, scopes, apis] = await Promise.all([
+      sql<{ code: string }>`
+        SELECT m.code FROM blade_role_menu rm JOIN blade_menu m ON m.id = rm.menu_id
+         WHERE rm.role_id = ${roleId} AND m.is_deleted = 0`.execute(this.db),
+      sql<{ resource_code: string; scope_column: string; scope_type: string; scope_value: string | null }>`
+        SELECT s.resource_code, s.scope_column, s.scope_type, s.scope_value
+          FROM blade_role_scope rs JOIN blade_scope_data s ON s.id = rs.scope_id
+         WHERE rs.role_id = ${roleId} AND rs.scope_category = 1 AND s.is_deleted = 0`.execute(this.db),
+      sql<{ id: string; scope_path: string; scope_method: string }>`
+        SELECT s.id::text AS id, s.scope_path, s.scope_method
+          FROM blade_role_scope rs JOIN blade_scope_api s ON s.id = rs.scope_id
+         WHERE rs.role_id = ${roleId} AND rs.scope_category = 2 AND s.is_deleted = 0`.execute(this.db),
+    ]);
     const g: RoleGrants = {
       at: Date.now(),
       codes: new Set(menus.rows.map((r) => r.code)),
-      dataScopes: scopes.rows.map((r) => ({ resourceCode: r.resource_code, scopeColumn: r.scope_column, scopeType: r.scope_type, scopeValue: r.scope_value })),
+      dataScopes: scopes.rows.map((r) => ({
+        resourceCode: r.resource_code,
+        scopeColumn: r.scope_column,
+        // the CHECK constraint of migration 0006 admits only the names; anything else would be a corrupt row,
+        // which must restrict rather than widen: a custom scope without departments shows nothing
+        scopeType: isDataScopeType(r.scope_type) ? r.scope_type : 'custom',
+        scopeValue: isDataScopeType(r.scope_type) ? r.scope_value : null,
+      })),
+      apiScopes: apis.rows.map((r) => compileApiScope(r.id, r.scope_path, r.scope_method)),
     };
     this.byRole.set(roleId, g);
     return g;
@@ -201,14 +273,31 @@ export class GrantCache {
 
   /**
    * The data scopes `roleIds` hold on `resourceCode`. An empty list means some role has no scope for the
-   * resource, which (as in BladeX) means no row restriction; roles combine by union, so one unrestricted
-   * role lifts the restriction.
+   * resource, or an `all` scope, which (as in BladeX) means no row restriction; roles combine by union, so one
+   * unrestricted role lifts the restriction.
    */
   async dataScopes(roleIds: string[], resourceCode: string): Promise<DataScope[]> {
     const out: DataScope[] = [];
     for (const r of roleIds) {
       const s = (await this.load(r)).dataScopes.filter((d) => d.resourceCode === resourceCode);
-      if (s.length === 0 || s.some((d) => d.scopeType === 1)) return [];
+      if (s.length === 0 || s.some((d) => d.scopeType === 'all')) return [];
+      out.push(...s);
+    }
+    return out;
+  }
+
+  /**
+   * The API scopes that limit `roleIds`, or null when they are not limited (DESIGN §5 'API scope check';
+   * BladeX api scopes). A role granted no API scope is unrestricted, and roles combine by union: so the
+   * answer is null as soon as one role has none (and for an empty role list); otherwise it is every scope
+   * of every role, and a request must match one of them.
+   */
+  async apiScopes(roleIds: string[]): Promise<ApiScope[] | null> {
+    if (roleIds.length === 0) return null;
+    const out: ApiScope[] = [];
+    for (const r of roleIds) {
+      const s = (await this.load(r)).apiScopes;
+      if (s.length === 0) return null;
       out.push(...s);
     }
     return out;

@@ -22,6 +22,8 @@ export const messages = {
   refreshInvalid: { zh: '刷新令牌无效或已使用', en: 'The refresh token is invalid or was already used' },
   unauthorized: { zh: '请求未授权，请重新登录', en: 'Not signed in or the session expired: please log in again' },
   forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },
+  // API scopes (DESIGN §5 'API scope check'; src/server/core/api-scope.ts)
+  apiScopeDenied: { zh: '当前角色无权访问接口 {method} {path}', en: 'The current role is not allowed to call {method} {path}' },
   notFound: { zh: '数据不存在', en: 'The record does not exist' },
   routeNotFound: { zh: '接口不存在: {path}', en: 'No such endpoint: {path}' },
   serverError: { zh: '服务器内部错误，错误编号 {errorId}', en: 'Internal server error, error id {errorId}' },

@@ -10,6 +10,7 @@ import * as m0002 from './migrations/0002_files.js';
 import * as m0003 from './migrations/0003_schema_store.js';
 import * as m0004 from './migrations/0004_examine.js';
 import * as m0005 from './migrations/0005_role_name_en.js';
+import * as m0006 from './migrations/0006_scopes.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0003_schema_store': m0003,
   '0004_examine': m0004,
   '0005_role_name_en': m0005,
+  '0006_scopes': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

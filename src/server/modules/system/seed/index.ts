@@ -11,12 +11,19 @@
  * Demo organisation (tenant 000000 管理组): 粮储集团有限公司 (company) with group departments, two
  * subsidiaries (华北分公司, 华东分公司) and a research institute, each a company of its own with departments.
  * Tenant 100001 示范粮食储备有限公司 has its own administrator.
+ *
+ * Roles: the six of `ROLE`, plus the research management of a subsidiary (`SUBSIDIARY_RESEARCH_MANAGEMENT`):
+ * a child role of the group's research management with the same alias `kygl` (so the workflow actions and
+ * menus that name `kygl` accept it) but its own grants and the data scope 'ownCompanyAndChildren' on every
+ * achievement type, so that 华北分公司's research manager (`kygl_hb`) sees its company and the companies
+ * below it, not another subsidiary's records (migration 0006 documents the same role for older databases).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Db } from '../../../core/db/index.js';
 import { nextId } from '../../../core/ids.js';
 import { generatePassword, hashPassword } from '../../../core/auth/password.js';
+import type { DataScopeType } from '../../../core/context.js';
 import { businessDictionaries, systemDictionaries, type DictSeed } from './dictionaries.js';
 import { loadRegionSeeds } from './regions.js';
 
@@ -30,11 +37,29 @@ export const ROLE = {
   researcher: 'researcher',
 } as const;
 
-/** Demo accounts: account → roles, department key, real name. Listed in the README. */
+/**
+ * The research management of a subsidiary (spec 001 §6 'a company sees its own records'; DESIGN §5 data
+ * scopes): role alias `kygl` like the group's (the examination actions of schemas/basic/*.json name `kygl`),
+ * seeded as a child of the group's `kygl` role (role aliases are unique per tenant and parent role,
+ * migration 0006), granted the same menus and buttons, and limited by the data scope
+ * 'ownCompanyAndChildren' on the six achievement types. `key` names it in this seed (the other roles' keys
+ * are their aliases).
+ */
+export const SUBSIDIARY_RESEARCH_MANAGEMENT = {
+  key: 'kyglSubsidiary',
+  alias: ROLE.researchManagement,
+  name: '科研管理人员（下属单位）',
+  nameEn: 'Research management (subsidiary)',
+} as const;
+
+/**
+ * Demo accounts: account → role keys (an alias of `ROLE`, or `SUBSIDIARY_RESEARCH_MANAGEMENT.key`),
+ * department key, real name. Listed in the README.
+ */
 export const DEMO_ACCOUNTS = [
   { account: 'admin', roles: [ROLE.admin], dept: 'groupTech', realName: '系统管理员', note: '管理员 / administrator' },
   { account: 'kygl', roles: [ROLE.researchManagement], dept: 'groupTech', realName: '李科', note: '科研管理人员 / research management' },
-  { account: 'kygl_hb', roles: [ROLE.researchManagement], dept: 'north', realName: '周审', note: '科研管理人员（华北分公司）/ research management of a subsidiary' },
+  { account: 'kygl_hb', roles: [SUBSIDIARY_RESEARCH_MANAGEMENT.key], dept: 'north', realName: '周审', note: '科研管理人员（华北分公司）/ research management of a subsidiary (own company and below)' },
   { account: 'sbdw', roles: [ROLE.declaringUnit], dept: 'northStorage', realName: '王申', note: '申报单位 / declaring unit' },
   { account: 'xmfzr', roles: [ROLE.projectManager], dept: 'northQuality', realName: '张项', note: '项目负责人 / project manager (projectMan…)' },
   { account: 'zj', roles: [ROLE.expert], dept: 'experts', realName: '陈专', note: '评审专家 / expert reviewer (majorMan…)' },
@@ -93,13 +118,19 @@ function achievementMenu(t: (typeof ACHIEVEMENT_TYPES)[number]): MenuSeed {
 }
 
 /**
- * Data scopes on every achievement type: researchers (in both tenants) see their own records, declaring
- * units their department and the departments below it; other roles have no scope (the whole tenant).
+ * Data scopes on every achievement type (`DataScopeType`, context.ts): researchers (in both tenants) see
+ * their own records, declaring units their department and the departments below it, the research
+ * management of a subsidiary its company and the companies below it; other roles have no scope (the whole
+ * tenant). `roles` are role keys.
  */
-const ACHIEVEMENT_SCOPES: Array<{ scopeName: string; scopeColumn: string; scopeType: number; roles: string[] }> = [
-  { scopeName: '本人数据', scopeColumn: 'create_user', scopeType: 2, roles: [ROLE.researcher] },
-  { scopeName: '本部门及子部门数据', scopeColumn: 'create_dept', scopeType: 4, roles: [ROLE.declaringUnit] },
+const ACHIEVEMENT_SCOPES: Array<{ scopeName: string; scopeColumn: string; scopeType: DataScopeType; roles: string[] }> = [
+  { scopeName: '本人数据', scopeColumn: 'create_user', scopeType: 'own', roles: [ROLE.researcher] },
+  { scopeName: '本部门及子部门数据', scopeColumn: 'create_dept', scopeType: 'ownDeptAndChildren', roles: [ROLE.declaringUnit] },
+  { scopeName: '本单位及下属单位数据', scopeColumn: 'create_dept', scopeType: 'ownCompanyAndChildren', roles: [SUBSIDIARY_RESEARCH_MANAGEMENT.key] },
 ];
+
+/** Role keys that receive every menu and button grant of a role alias (the subsidiary's research management). */
+const GRANTED_WITH: Record<string, string[]> = { [ROLE.researchManagement]: [SUBSIDIARY_RESEARCH_MANAGEMENT.key] };
 
 /**
  * The menu tree. Modules not built yet are seeded with `isEnabled: false`, so the shell shows 功能开发中
@@ -236,11 +267,20 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       [ROLE.admin]: 'Administrator', [ROLE.researchManagement]: 'Research management', [ROLE.declaringUnit]: 'Declaring unit',
       [ROLE.projectManager]: 'Project manager', [ROLE.expert]: 'Expert reviewer', [ROLE.researcher]: 'Researcher',
     };
+    // role key → id (the key of a ROLE is its alias)
     const roleIds = new Map<string, string>();
     for (const [i, alias] of ALL.entries()) {
       const id = nextId();
       roleIds.set(alias, id);
       await trx.insertInto('blade_role').values({ id, tenant_id: '000000', role_name: roleNames[alias], role_name_en: roleNamesEn[alias], role_alias: alias, sort: i + 1 }).execute();
+    }
+    {
+      const sub = SUBSIDIARY_RESEARCH_MANAGEMENT;
+      const id = nextId();
+      roleIds.set(sub.key, id);
+      await trx.insertInto('blade_role').values({
+        id, tenant_id: '000000', parent_id: roleIds.get(sub.alias)!, role_name: sub.name, role_name_en: sub.nameEn, role_alias: sub.alias, sort: ALL.indexOf(sub.alias) + 1,
+      }).execute();
     }
     const demoRoles = new Map<string, string>();
     for (const [i, alias] of [ROLE.admin, ROLE.researcher].entries()) {
@@ -273,7 +313,9 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
         sort, category: m.category ?? 1, is_open: m.isOpen ?? 1, is_enabled: m.isEnabled ?? true, roles: JSON.stringify(m.roles ?? []), resource: m.resource ?? null,
       }).execute();
       for (const alias of new Set([...m.grant, ROLE.admin])) {
-        await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: roleIds.get(alias)! }).execute();
+        for (const key of [alias, ...(GRANTED_WITH[alias] ?? [])]) {
+          await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: roleIds.get(key)! }).execute();
+        }
         if (alias === ROLE.admin) await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: demoRoles.get(ROLE.admin)! }).execute();
         if (alias === ROLE.researcher) await trx.insertInto('blade_role_menu').values({ id: nextId(), menu_id: id, role_id: demoRoles.get(ROLE.researcher)! }).execute();
       }
@@ -288,14 +330,14 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       }
     }
 
-    // data scopes on the achievement types (ACHIEVEMENT_SCOPES); tenant 100001 has a researcher role too
+    // data scopes on the achievement types (ACHIEVEMENT_SCOPES, by role key); tenant 100001 has a researcher role too
     for (const t of ACHIEVEMENT_TYPES) {
       for (const sc of ACHIEVEMENT_SCOPES) {
         const scopeId = nextId();
         await trx.insertInto('blade_scope_data').values({
           id: scopeId, menu_id: menuIds.get(t.code), resource_code: `basic/${t.code}`, scope_name: sc.scopeName, scope_column: sc.scopeColumn, scope_type: sc.scopeType,
         }).execute();
-        const roles = sc.roles.flatMap((alias) => [roleIds.get(alias), demoRoles.get(alias)]).filter((id): id is string => id !== undefined);
+        const roles = sc.roles.flatMap((key) => [roleIds.get(key), demoRoles.get(key)]).filter((id): id is string => id !== undefined);
         await trx.insertInto('blade_role_scope').values(roles.map((roleId) => ({ id: nextId(), scope_category: 1, scope_id: scopeId, role_id: roleId }))).execute();
       }
     }
