@@ -24,6 +24,7 @@ import { migrate } from './core/db/migrate.js';
 import { TokenService } from './core/auth/tokens.js';
 import { GrantCache, listenForCacheChanges, OrgCache } from './core/context.js';
 import { ApiLogWriter, installPipeline } from './core/pipeline.js';
+import { installInputGuard } from './core/input-guard.js';
 import { installApiScopeCheck } from './core/api-scope.js';
 import { registerAuthRoutes } from './core/auth/routes.js';
 import { Registry } from './resources/registry.js';
@@ -145,6 +146,7 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
     },
   });
   installPipeline(app, { db: k.database.db, tokens: k.tokens, apiLog: k.apiLog, clientIndex: sendIndex });
+  installInputGuard(app); // DESIGN §11: NUL characters in any query, path parameter or body field → 400
   installApiScopeCheck(app, k.grants); // DESIGN §5: the API scope check, after the token and user context
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
   registerSystemRoutes(app, k.database.db);

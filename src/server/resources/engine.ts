@@ -36,6 +36,7 @@ import { checkRequired, DATE_FORMAT_TEXT, labelOf, nodeAtPath, ruleMessage, SYST
 import type { Lang } from '../../shared/i18n/messages.js';
 import type { EndpointName } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
+import { coerceScalars } from '../../shared/schema/coerce.js';
 import type { Registry, Resource } from './registry.js';
 import { addFilters, Conditions, orderBy, paging, quote } from './query.js';
 import { CountCache } from './count-cache.js';
@@ -274,6 +275,7 @@ export class ResourceEngine {
 
   /** Validates `values` (a whole record) against the schema; throws ValidationError listing every fault. */
   validate(r: Resource, values: Row): void {
+    coerceScalars(r.schema.form, values);
     const faults: Array<{ field: string; message: string; messageEn: string; order: number }> = [];
     const orderOf = (path: string) => {
       const i = r.fields.findIndex((f) => f.name === path.split('.')[0]);

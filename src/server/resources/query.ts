@@ -12,9 +12,19 @@
  * Identifiers only ever come from the resource's column list (quoted); values are always bind parameters.
  * Unknown fields, unknown sort fields, repeated parameters and values of the wrong shape throw a 400
  * `ApiError` naming the parameter. Parameters starting with `_` (cache busters) are ignored.
+ *
+ * A value the database would refuse never reaches it (DESIGN §11, §13; a PostgreSQL error would be a 500):
+ * - ids (the key, `createUser`, `createDept`, `updateUser`, bigint-stored strings such as `parentId`) must be
+ *   `isId` texts: digits within PostgreSQL's bigint range (else 参数 x 超出允许范围 / 参数 x 的值无效);
+ * - numbers must be decimal (no NaN, Infinity, hex), within the column's range (`columnRange`: 1e400, or
+ *   3000000000 for an `integer` column, is 参数 x 超出允许范围), whole for integer columns;
+ * - dates must be real days and times (`isDateFilterText`: 2024-02-30, 24:61:61, 0000-01-01 are
+ *   参数 x 不是有效的日期…);
+ * - text must not hold NUL characters (the input guard refuses them for every route first).
  */
 import { ApiError } from '../core/envelope.js';
-import type { ColumnDef } from '../../shared/schema/derive.js';
+import { isId } from '../../shared/contract/ids.js';
+import { columnRange, isDateFilterText, type ColumnDef } from '../../shared/schema/derive.js';
 import type { Resource } from './registry.js';
 
 export const MAX_PAGE_SIZE = 500;
@@ -23,8 +33,8 @@ const SUFFIXES = ['equal', 'notequal', 'like', 'ge', 'le', 'gt', 'lt', 'dategt',
 type Suffix = (typeof SUFFIXES)[number];
 const OPS: Record<string, string> = { equal: '=', notequal: '<>', ge: '>=', le: '<=', gt: '>', lt: '<', dategt: '>', datelt: '<', datege: '>=', datele: '<=' };
 
-const DATE_RE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
-const ID_RE = /^\d{1,19}$/;
+/** A decimal number as a filter may spell it: 12, -3, 1.5, .5, 2e3 (no NaN, Infinity, hex or spaces). */
+const DECIMAL_RE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 export const quote = (ident: string) => '"' + ident.replace(/"/g, '""') + '"';
 
@@ -51,23 +61,36 @@ function findColumn(r: Resource, name: string): ColumnDef | undefined {
   return c;
 }
 
+/**
+ * The bind value of filter `param` on column `col` from its text `raw` (trimmed, not empty). Throws a 400
+ * `ApiError` naming `param`: badParam for a wrong shape, paramOutOfRange for a number or id the column cannot
+ * hold, badDateParam for a date that is not a real day and time, nulInParam for text with NUL characters.
+ */
 function parseValue(col: ColumnDef, raw: string, param: string, asDate: boolean): unknown {
   const bad = () => new ApiError(400, 'badParam', { param });
+  const outOfRange = () => new ApiError(400, 'paramOutOfRange', { param });
   if (asDate || col.kind === 'date' || col.kind === 'timestamp') {
-    if (!DATE_RE.test(raw)) throw bad();
+    if (!isDateFilterText(raw)) throw new ApiError(400, 'badDateParam', { param });
     return raw;
   }
   switch (col.kind) {
-    case 'integer':
+    case 'integer': {
       if (col.sqlType === 'bigint' && (col.system || col.idText)) {
-        if (!ID_RE.test(raw)) throw bad();
-        return raw;
+        if (isId(raw)) return raw;
+        throw /^\d+$/.test(raw) ? outOfRange() : bad();
       }
-      if (!/^-?\d{1,15}$/.test(raw)) throw bad();
-      return Number(raw);
-    case 'number': {
+      if (!/^-?\d+$/.test(raw)) throw bad();
       const n = Number(raw);
-      if (raw.trim() === '' || !Number.isFinite(n)) throw bad();
+      const range = columnRange(col.sqlType);
+      if (!Number.isFinite(n) || (range && (n < range.min || n > range.max))) throw outOfRange();
+      return n;
+    }
+    case 'number': {
+      if (!DECIMAL_RE.test(raw)) throw bad();
+      const n = Number(raw);
+      const range = columnRange(col.sqlType);
+      if (!Number.isFinite(n) || (range && (n < range.min || n > range.max))) throw outOfRange();
+      if (range?.integer && !Number.isInteger(n)) throw bad();
       return n;
     }
     case 'boolean':
@@ -76,6 +99,7 @@ function parseValue(col: ColumnDef, raw: string, param: string, asDate: boolean)
       throw bad();
     default:
       if (raw.length > 200) throw bad();
+      if (raw.includes('\u0000')) throw new ApiError(400, 'nulInParam', { param });
       return raw;
   }
 }
@@ -113,6 +137,7 @@ export function addFilters(r: Resource, query: Record<string, unknown>, cond: Co
     const contains = suffix === 'like' || (suffix === undefined && col.kind === 'text');
     if (contains) {
       if (col.kind !== 'text' && col.kind !== 'json') throw new ApiError(400, 'badParam', { param });
+      if (raw.includes('\u0000')) throw new ApiError(400, 'nulInParam', { param });
       const target = col.kind === 'json' ? `${c}::text` : c;
       cond.add(`${target} ILIKE ${cond.param('%' + escapeLike(raw.trim().slice(0, 200)) + '%')}`);
       continue;

@@ -78,6 +78,15 @@ export const messages = {
   format: { zh: '{label}格式不正确，应为 {format}', en: '{label} must be in the format {format}' },
   enum: { zh: '{label}的取值无效', en: '{label} has an invalid value' },
   tooManyItems: { zh: '{label}最多 {limit} 项', en: '{label} allows at most {limit} items' },
+  // input the database would refuse, refused first with a 400 (DESIGN §11, §13)
+  outOfRange: { zh: '{label}超出允许范围', en: '{label} is out of range' },
+  paramOutOfRange: { zh: '参数 {param} 超出允许范围', en: 'Parameter {param} is out of range' },
+  badDateParam: {
+    zh: '参数 {param} 不是有效的日期，应为 yyyy-MM-dd 或 yyyy-MM-dd HH:mm:ss',
+    en: 'Parameter {param} is not a valid date: use yyyy-MM-dd or yyyy-MM-dd HH:mm:ss',
+  },
+  nulInParam: { zh: '参数 {param} 不能包含空字符（\\u0000）', en: 'Parameter {param} must not contain NUL characters (\\u0000)' },
+  nulInField: { zh: '字段 {field} 不能包含空字符（\\u0000）', en: 'Field {field} must not contain NUL characters (\\u0000)' },
   lossyChange: {
     zh: '表 {table} 的字段 {field} 从 {from} 改为 {to} 会丢失数据，已拒绝',
     en: 'Changing column {field} of table {table} from {from} to {to} would lose data: refused',

@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkRequired, columnFor, dataFields, fieldState, isEmptyValue, nodeAtPath, ruleMessage } from './derive.js';
+import Ajv from 'ajv';
+import { checkRequired, columnFor, columnRange, dataFields, dateFormats, fieldState, isDateFilterText, isEmptyValue, nodeAtPath, recordJsonSchema, ruleMessage } from './derive.js';
 import type { FormNode, ResourceSchema } from './types.js';
 
 const patent: ResourceSchema = JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../../schemas/basic/patent.json', import.meta.url)), 'utf8'));
@@ -212,5 +213,88 @@ describe('helpers', () => {
     expect(columnFor('list', { type: 'array' }).sqlType).toBe('jsonb');
     expect(columnFor('obj', { type: 'object' }).sqlType).toBe('jsonb');
     expect(columnFor('x', { type: 'string', 'x-column': { name: 'legacy_x', type: 'text' } })).toMatchObject({ column: 'legacy_x', sqlType: 'text' });
+  });
+});
+
+describe('what the database would refuse (DESIGN §11)', () => {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  for (const [name, check] of Object.entries(dateFormats)) ajv.addFormat(name, check);
+  const errorsOf = (resource: ResourceSchema, record: Record<string, unknown>) => {
+    const v = ajv.compile(recordJsonSchema(resource));
+    v(record);
+    return (v.errors ?? []).map((e) => `${e.instancePath} ${e.keyword} ${(e.params as { limit?: unknown }).limit ?? ''}`.trim());
+  };
+  const demo = (properties: Record<string, FormNode>): ResourceSchema =>
+    ({ name: 'demo/x', title: '演示', titleEn: 'Demo', api: '/api/demo/x', table: 'demo_x', endpoints: ['list'], form: { type: 'object', properties } }) as ResourceSchema;
+
+  it('columnRange: the values a JSON number may take in each numeric column type', () => {
+    expect(columnRange('integer')).toEqual({ min: -2147483648, max: 2147483647, integer: true });
+    expect(columnRange('smallint')).toEqual({ min: -32768, max: 32767, integer: true });
+    expect(columnRange('bigint')).toEqual({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true });
+    expect(columnRange('numeric(10,2)')).toEqual({ min: -99999999.99, max: 99999999.99, integer: false });
+    expect(columnRange('NUMERIC(5)')).toEqual({ min: -99999, max: 99999, integer: false });
+    expect(columnRange('numeric')).toEqual({ min: -Number.MAX_VALUE, max: Number.MAX_VALUE, integer: false });
+    expect(columnRange('text')).toBeUndefined();
+  });
+
+  it('an integer field (bigint) is bounded to the safe integers; 1e400 (Infinity) and 2^53 are refused', () => {
+    expect(errorsOf(patent, { projectSource: 9007199254740992 })).toContain(`/projectSource maximum ${Number.MAX_SAFE_INTEGER}`);
+    expect(errorsOf(patent, { projectSource: Infinity })).toContain(`/projectSource maximum ${Number.MAX_SAFE_INTEGER}`);
+    expect(errorsOf(patent, { projectSource: -Infinity })).toContain(`/projectSource minimum ${-Number.MAX_SAFE_INTEGER}`);
+    // nested integers (jsonb) stay exact too, nested numbers finite
+    expect(errorsOf(patent, { ownershipDetailForm: [{ name: 'a', rank: 1e300 }] })).toContain(`/ownershipDetailForm/0/rank maximum ${Number.MAX_SAFE_INTEGER}`);
+    expect(errorsOf(patent, { assignee: [{ name: 'a', amount: Infinity }] })).toContain(`/assignee/0/amount maximum ${Number.MAX_VALUE}`);
+  });
+
+  it("the schema's own smaller bound stays; an integer or numeric(p,s) column bounds a number field", () => {
+    const r = demo({
+      small: { type: 'integer', maximum: 10, minimum: 1 },
+      int4: { type: 'integer', 'x-column': { type: 'integer' } },
+      money: { type: 'number', 'x-column': { type: 'numeric(6,2)' } },
+      count: { type: 'number', 'x-column': { type: 'integer' } },
+      ruled: { type: 'integer', 'x-validator': [{ maximum: 5, message: '不能大于5' }] },
+    });
+    expect(errorsOf(r, { small: 11 })).toEqual(['/small maximum 10']);
+    expect(errorsOf(r, { int4: 2147483648 })).toEqual(['/int4 maximum 2147483647']);
+    expect(errorsOf(r, { int4: -2147483648 })).toEqual([]);
+    expect(errorsOf(r, { money: 10000 })).toEqual(['/money maximum 9999.99']);
+    expect(errorsOf(r, { money: 9999.99 })).toEqual([]);
+    expect(errorsOf(r, { count: 1.5 })).toEqual(['/count type']);
+    expect(errorsOf(r, { ruled: 6 })).toEqual(['/ruled maximum 5']);
+  });
+
+  it("ruleMessage: a column's bound reads <label>超出允许范围, the schema's own keeps its text", () => {
+    const node: FormNode = { type: 'integer', title: '排序', titleEn: 'Sort order', maximum: 100 };
+    expect(ruleMessage(node, 'sort', 'maximum', { limit: Number.MAX_SAFE_INTEGER })).toEqual({ zh: '排序超出允许范围', en: 'Sort order is out of range' });
+    expect(ruleMessage(node, 'sort', 'minimum', { limit: -Number.MAX_SAFE_INTEGER })).toEqual({ zh: '排序超出允许范围', en: 'Sort order is out of range' });
+    expect(ruleMessage(node, 'sort', 'maximum', { limit: 100 })).toEqual({ zh: '排序不能大于 100', en: 'Sort order must be at most 100' });
+    const ruled: FormNode = { type: 'integer', title: '排序', 'x-validator': [{ max: 5, message: '排序最大为5', messageEn: 'At most 5' }] };
+    expect(ruleMessage(ruled, 'sort', 'maximum', { limit: 5 })).toEqual({ zh: '排序最大为5', en: 'At most 5' });
+  });
+
+  it('the id and strings stored as bigint must be ids within the bigint range', () => {
+    const r = demo({ parentId: { type: 'string', 'x-column': { type: 'bigint' } }, refId: { type: 'string', pattern: '^\\d+$', 'x-column': { type: 'bigint' } } });
+    expect(errorsOf(r, { id: '9223372036854775807', parentId: '9223372036854775807', refId: '1' })).toEqual([]);
+    expect(errorsOf(r, { id: '9999999999999999999' })).toEqual(['/id pattern']);
+    expect(errorsOf(r, { parentId: '9223372036854775808' })).toEqual(['/parentId pattern']);
+    expect(errorsOf(r, { refId: '9999999999999999999' })).toEqual(['/refId pattern']);
+  });
+
+  it('date formats accept only real days, times, years and months', () => {
+    const ok = (format: string, s: string) => dateFormats[`kc-${format}`](s);
+    for (const s of ['2024-02-29', '2023-12-31', '0001-01-01']) expect(ok('date', s), s).toBe(true);
+    for (const s of ['2024-02-30', '2023-02-29', '2024-13-01', '0000-01-01', '2024-00-10', '2024-1-1', '2024-02-29 10:00:00']) expect(ok('date', s), s).toBe(false);
+    expect(ok('date-time', '2024-02-29 23:59:59')).toBe(true);
+    for (const s of ['2024-02-29 24:00:00', '2024-01-01 24:61:61', '2024-01-01 23:60:00', '2024-01-01 23:59:60', '2024-02-30 10:00:00', '2024-01-01 10:00']) expect(ok('date-time', s), s).toBe(false);
+    expect(ok('year', '2024')).toBe(true);
+    expect(ok('year', '0000')).toBe(false);
+    expect(ok('month', '2024-12')).toBe(true);
+    for (const s of ['2024-13', '2024-00', '0000-01']) expect(ok('month', s), s).toBe(false);
+  });
+
+  it('isDateFilterText: a day, optionally with HH:mm or HH:mm:ss, all real', () => {
+    for (const s of ['2024-02-29', '2024-02-29 00:00', '2024-02-29 23:59:59', '9999-12-31']) expect(isDateFilterText(s), s).toBe(true);
+    for (const s of ['2024-02-30', '2023-02-29', '2024-13-01', '0000-01-01', '2024-01-01 24:00', '2024-01-01 24:61:61', '2024-01-01 12:60', '2024-01-01T10:00', 'yesterday', '2024-01-01 10'])
+      expect(isDateFilterText(s), s).toBe(false);
   });
 });

@@ -9,9 +9,15 @@
  * - `columnsOf(resource)`: the table columns (see `columnFor` for the type mapping).
  *
  * Date formats (DESIGN §6, spec 001 §5): `date` = yyyy-MM-dd, `date-time` = yyyy-MM-dd HH:mm:ss,
- * `year` = yyyy, `month` = yyyy-MM.
+ * `year` = yyyy, `month` = yyyy-MM; only real calendar days and times pass (no 2024-02-30, 24:61:61, year 0).
+ *
+ * Input the database would refuse never reaches it (DESIGN §11): the record schema bounds every number by its
+ * column (`columnRange`: integer ±2147483647, bigint ±(2^53 − 1) — the exact range of a JSON number —,
+ * numeric(p,s) by its precision, any number finite), ids and bigint-stored strings by the bigint range
+ * (`ID_PATTERN`), and a bound that is the column's rather than the schema's reads "<label>超出允许范围".
  */
 import { messages, format as fill } from '../i18n/messages.js';
+import { ID_PATTERN } from '../contract/ids.js';
 import { resolveTemplate } from './expression.js';
 import type { FieldRule, FormNode, ResourceSchema } from './types.js';
 
@@ -57,6 +63,10 @@ export function isRequiredStatic(node: FormNode): boolean {
  */
 export function ruleMessage(node: FormNode, name: string, keyword: string, params: Record<string, unknown> = {}): { zh: string; en: string } {
   const rules = rulesOf(node);
+  if ((keyword === 'maximum' || keyword === 'minimum') && typeof params.limit === 'number' && !declaredLimits(node, keyword).includes(params.limit)) {
+    // the column's bound (columnRange), not one the schema states: the schema's message would name a wrong limit
+    return { zh: fill(messages.outOfRange.zh, { label: labelOf(node, name, 'zh') }), en: fill(messages.outOfRange.en, { label: labelOf(node, name, 'en') }) };
+  }
   const matchKey: Record<string, string[]> = {
     required: ['required'],
     maxLength: ['maxLength', 'max'],
@@ -80,6 +90,44 @@ export function ruleMessage(node: FormNode, name: string, keyword: string, param
     zh: fill(messages[key].zh, { label: zhLabel, ...params }),
     en: fill(messages[key].en, { label: enLabel, ...params }),
   };
+}
+
+/** The `maximum` (or `minimum`) values the schema itself states for a number field: its own and its rules'. */
+function declaredLimits(node: FormNode, keyword: 'maximum' | 'minimum'): number[] {
+  const short = keyword === 'maximum' ? 'max' : 'min';
+  const out = [node[keyword]];
+  for (const r of rulesOf(node)) out.push(r[keyword], r[short]);
+  return out.filter((v): v is number => typeof v === 'number');
+}
+
+/**
+ * The values a JSON number may take in a column of `sqlType` (PostgreSQL manual, "Numeric Types"):
+ * `smallint` −32768…32767, `integer` −2147483648…2147483647, `bigint` ±(2^53 − 1) (the column holds
+ * ±9223372036854775807, but a JSON number beyond `Number.MAX_SAFE_INTEGER` has already lost digits),
+ * `numeric(p,s)` ±(10^(p−s) − 10^−s), `numeric`, `real`, `double precision` any finite number. `integer` says
+ * whether the column refuses a fraction (the integer types: `'1.5'::integer` is an error). Undefined for a type
+ * that is not numeric.
+ */
+export function columnRange(sqlType: string): { min: number; max: number; integer: boolean } | undefined {
+  const t = sqlType.trim().toLowerCase();
+  if (t === 'smallint' || t === 'int2') return { min: -32768, max: 32767, integer: true };
+  if (t === 'integer' || t === 'int' || t === 'int4') return { min: -2147483648, max: 2147483647, integer: true };
+  if (t === 'bigint' || t === 'int8') return { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, integer: true };
+  const m = /^(?:numeric|decimal)\s*\(\s*(\d+)\s*(?:,\s*(\d+)\s*)?\)$/.exec(t);
+  if (m) {
+    const p = Number(m[1]);
+    const sc = Number(m[2] ?? 0);
+    const max = Math.min(10 ** (p - sc) - 10 ** -sc, Number.MAX_VALUE);
+    return { min: -max, max, integer: false }; // PostgreSQL rounds to the scale: 1.5 in numeric(3) is 2
+  }
+  if (/^(numeric|decimal|real|float4|float8|double precision)$/.test(t)) return { min: -Number.MAX_VALUE, max: Number.MAX_VALUE, integer: false };
+  return undefined;
+}
+
+/** Narrows the `minimum`/`maximum` of JSON Schema `s` to `min`…`max` (keeping a narrower bound of its own). */
+function bound(s: Record<string, unknown>, min: number, max: number): void {
+  s.maximum = typeof s.maximum === 'number' ? Math.min(s.maximum, max) : max;
+  s.minimum = typeof s.minimum === 'number' ? Math.max(s.minimum, min) : min;
 }
 
 const DATE_PATTERNS: Record<string, string> = {
@@ -119,6 +167,16 @@ export function valueJsonSchema(node: FormNode): Record<string, unknown> {
       s.type = [type, 'null'];
       if (node.maximum !== undefined) s.maximum = node.maximum;
       if (node.minimum !== undefined) s.minimum = node.minimum;
+      for (const r of rulesOf(node)) {
+        const max = r.maximum ?? r.max;
+        const min = r.minimum ?? r.min;
+        if (max !== undefined) s.maximum = Math.min(max, (s.maximum as number) ?? Infinity);
+        if (min !== undefined) s.minimum = Math.max(min, (s.minimum as number) ?? -Infinity);
+      }
+      // JSON.parse reads 1e400 as Infinity, which ajv takes for a number (and an integer); integers beyond 2^53
+      // have lost digits already. Every number, nested ones too, stays finite and every integer exact.
+      if (type === 'integer') bound(s, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      else bound(s, -Number.MAX_VALUE, Number.MAX_VALUE);
       break;
     case 'boolean':
       s.type = ['boolean', 'null'];
@@ -155,20 +213,54 @@ export function valueJsonSchema(node: FormNode): Record<string, unknown> {
 /** Fields the server fills and the client may send back unchanged (they are dropped before validation). */
 export const SYSTEM_FIELDS = ['tenantId', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted'] as const;
 
-/** The record JSON Schema of a resource: closed (unknown fields are refused), key field optional. */
+/**
+ * The record JSON Schema of a resource: closed (unknown fields are refused), key field optional. Besides the
+ * field's own rules (`valueJsonSchema`), each field is held to what its column can store: numbers to
+ * `columnRange` of the column's type, strings stored as bigint (`x-column: {type: 'bigint'}`) and the `id` to
+ * `ID_PATTERN` (digits within PostgreSQL's bigint range).
+ */
 export function recordJsonSchema(resource: ResourceSchema): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   const key = resource.key ?? 'id';
-  if (key === 'id') properties.id = { type: ['string', 'null'], pattern: '^\\d{1,19}$' };
-  for (const f of dataFields(resource.form)) properties[f.name] = valueJsonSchema(f.node);
+  if (key === 'id') properties.id = { type: ['string', 'null'], pattern: ID_PATTERN };
+  for (const f of dataFields(resource.form)) {
+    const s = valueJsonSchema(f.node);
+    const col = columnFor(f.name, f.node);
+    const range = f.node.type === 'number' || f.node.type === 'integer' ? columnRange(col.sqlType) : undefined;
+    if (range) {
+      bound(s, range.min, range.max);
+      if (range.integer) s.type = ['integer', 'null']; // a number field stored in an integer column
+    }
+    if (col.idText) {
+      if (s.pattern === undefined) s.pattern = ID_PATTERN;
+      else s.allOf = [{ pattern: ID_PATTERN }];
+    }
+    properties[f.name] = s;
+  }
   return { type: 'object', properties, additionalProperties: false };
 }
 
 /** True when year-month-day is a day of the Gregorian calendar (2024-02-29 yes, 2023-02-29 and 0000-01-01 no). */
 export function isRealDate(y: number, m: number, d: number): boolean {
   if (y < 1 || m < 1 || m > 12 || d < 1) return false;
-  const t = new Date(Date.UTC(y, m - 1, d));
+  const t = new Date(0);
+  t.setUTCFullYear(y, m - 1, d); // not Date.UTC, which reads years 0–99 as 1900–1999
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+const DATE_TEXT_RE = /^(\d{4})-(\d{2})-(\d{2})(?: (\d{2}):(\d{2})(?::(\d{2}))?)?$/;
+
+/**
+ * True for the date texts a list filter accepts (DESIGN §5, §6): `yyyy-MM-dd`, `yyyy-MM-dd HH:mm` or
+ * `yyyy-MM-dd HH:mm:ss`, naming a real day (years 0001–9999) and a real time (00:00:00–23:59:59).
+ * 2024-02-30, 2023-02-29, 2024-13-01, 0000-01-01 and 2024-01-01 24:61:61 are not.
+ */
+export function isDateFilterText(s: string): boolean {
+  const m = DATE_TEXT_RE.exec(s);
+  if (!m) return false;
+  if (!isRealDate(Number(m[1]), Number(m[2]), Number(m[3]))) return false;
+  if (m[4] === undefined) return true;
+  return Number(m[4]) <= 23 && Number(m[5]) <= 59 && (m[6] === undefined || Number(m[6]) <= 59);
 }
 
 /**

@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
+import { isId } from '../../../shared/contract/ids.js';
 
 interface MenuRow {
   id: string;
@@ -124,7 +125,7 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
 
   async function menusFor(user: AuthUser, roleId: unknown, withButtons: boolean, topMenuId: unknown): Promise<MenuRow[]> {
     const roles = rolesFor(user, roleId);
-    const top = typeof topMenuId === 'string' && /^\d{1,19}$/.test(topMenuId) ? topMenuId : undefined;
+    const top = isId(topMenuId) ? topMenuId : undefined;
     if (typeof topMenuId === 'string' && topMenuId !== '' && !top) throw new ApiError(400, 'badParam', { param: 'topMenuId' });
     if (top) {
       const owns = await sql`SELECT 1 FROM blade_top_menu WHERE id = ${top}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db);
@@ -197,7 +198,7 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
 
   app.get('/api/blade-system/dept/lazy-tree', { schema: { tags: ['dept'], summary: 'Children of a department' } }, async (req) => {
     const parentId = (req.query as Record<string, unknown>).parentId ?? '0';
-    if (typeof parentId !== 'string' || !/^\d{1,19}$/.test(parentId)) throw new ApiError(400, 'badParam', { param: 'parentId' });
+    if (!isId(parentId)) throw new ApiError(400, 'badParam', { param: 'parentId' });
     const rows = await deptRows(req.user!.tenantId);
     const hasKids = new Set(rows.map((d) => d.parent_id));
     return ok(
