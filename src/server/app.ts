@@ -31,14 +31,15 @@ import { Registry } from './resources/registry.js';
 import { syncTables } from './resources/sync.js';
 import { ResourceEngine } from './resources/engine.js';
 import { SchemaStore } from './resources/store.js';
-import { registerSystemRoutes } from './modules/system/routes.js';
+import { ActionRunner } from './resources/actions.js';
+import type { Module } from './core/module.js';
+import { module as system } from './modules/system/index.js';
+import { module as basic } from './modules/basic/index.js';
+import { module as files } from './modules/files/index.js';
+
+/** The server modules (DESIGN §3), listed once: each mounts its routes and registers its hooks and flows. */
+export const MODULES: readonly Module[] = [system, basic, files];
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
-import { registerBasicModule } from './modules/basic/index.js';
-import { registerAchievementServices } from './modules/basic/services.js';
-import { registerRegionHooks } from './modules/system/region.js';
-import { registerDictModule } from './modules/system/dict.js';
-import { registerSchemaRoutes } from './modules/system/schema-routes.js';
-import { registerFileRoutes } from './modules/files/routes.js';
 
 export interface Kernel {
   config: ServerConfig;
@@ -48,6 +49,8 @@ export interface Kernel {
   /** The schema store: published versions, drafts, and the reloads NOTIFY kc_schema triggers. */
   schemas: SchemaStore;
   engine: ResourceEngine;
+  /** The schemas' workflow actions; modules register their flows (`actions.flow`) here. */
+  actions: ActionRunner;
   tokens: TokenService;
   org: OrgCache;
   grants: GrantCache;
@@ -95,6 +98,7 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     listener.on('notification', (n) => {
       if (n.channel === 'kc_cache' && n.payload?.startsWith('count:')) engine.counts.invalidate(n.payload.slice(6));
     });
+    const actions = new ActionRunner(engine, org);
     const apiLog = new ApiLogWriter(database.db);
     const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
@@ -102,7 +106,7 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const schemaResync = setInterval(() => void schemas.resync().catch(() => undefined), 30_000);
     schemaResync.unref();
     return {
-      config, database, embedded, registry, schemas, engine, tokens, org, grants, apiLog, listener, seed,
+      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, seed,
       async close() {
         clearInterval(purge);
         clearInterval(schemaResync);
@@ -149,14 +153,9 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   installInputGuard(app); // DESIGN §11: NUL characters in any query, path parameter or body field → 400
   installApiScopeCheck(app, k.grants); // DESIGN §5: the API scope check, after the token and user context
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
-  registerSystemRoutes(app, k.database.db);
-  registerBasicModule(app, k.engine);
-  registerAchievementServices(app, k.engine, k.org); // workflow actions (examine), statistics, dashboards
-  registerRegionHooks(k.engine);
-  registerDictModule(app, k.engine);
-  registerSchemaRoutes(app, k.schemas);
-  await registerFileRoutes(app, { db: k.database.db, dataDir: k.config.dataDir, timeZone: k.config.timeZone });
-  k.engine.mount(app);
+  for (const m of MODULES) await m.routes(app, k);
+  k.actions.mount(app); // the workflow actions the schemas declare, and the endpoints the flows registered
+  k.engine.mount(app); // the generic endpoints of every resource, last: module routes win over the catch-all
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
 
   // the client build, when there is one: files are looked up at request time (a rebuild while the server runs

@@ -11,7 +11,7 @@
  * The test files share one database: every record carries TAG in its label field and the lists filter on it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { anyProject, call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let kygl: Session; // research management, no data scope
@@ -101,7 +101,7 @@ const CASES: TypeCase[] = [
       ['publishDate', '2024-05', '出版年份格式不正确，应为 yyyy'],
       ['meetingStartDate', '2024/05/10', '会议开始日期格式不正确，应为 yyyy-MM-dd'],
       ['wordsNumber', -1, '字数（万字）不能小于 0'],
-      ['level', 5, '刊物级别应为string类型'],
+      ['level', [5], '刊物级别应为string类型'], // a number is taken as its text (dictionary values are strings); a list is not
     ],
   },
   {
@@ -293,9 +293,15 @@ for (const c of CASES) {
           expect(res.status).toBe(400);
           expect(res.body.data).toEqual([{ field: 'projectId', message: '请选择项目' }]);
         }
-        const picked = await submit({ ...c.full(TAG, kygl.deptId), projectSource: 1, projectId: '123456789', projectName: '平台项目' });
+        const before = await stored();
+        const unknown = await submit({ ...c.full(TAG, kygl.deptId), projectSource: 1, projectId: '123456789', projectName: '平台项目' });
+        expect(unknown.status).toBe(400);
+        expect(unknown.body.data).toEqual([{ field: 'projectId', message: '项目不存在' }]);
+        expect(await stored()).toBe(before);
+        const projectId = await anyProject(s);
+        const picked = await submit({ ...c.full(TAG, kygl.deptId), projectSource: 1, projectId, projectName: '平台项目' });
         expect(picked.status).toBe(200);
-        expect(picked.body.data).toMatchObject({ projectSource: 1, projectId: '123456789', projectName: '平台项目' });
+        expect(picked.body.data).toMatchObject({ projectSource: 1, projectId, projectName: '平台项目' });
         const none = await submit({ ...c.full(TAG, kygl.deptId), projectSource: 3, projectId: '999' });
         expect(none.status).toBe(200);
         expect(none.body.data.projectId).toBeNull();

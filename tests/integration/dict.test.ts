@@ -248,7 +248,8 @@ describe('who may write', () => {
     ] as const) {
       const res = await call(s, kyry, 'POST', url, payload);
       expect(res.status, url).toBe(403);
-      expect(res.body.msg).toBe('没有权限执行此操作');
+      // system dictionaries are platform data (scope.platform); business dictionaries need the dictbiz grants
+      expect(res.body.msg).toBe(url.startsWith(`${DICT}/`) ? '平台数据只能由平台管理员维护' : '没有权限执行此操作');
     }
     expect((await call(s, kyry, 'POST', `${DICT}/remove?ids=${p.id}`)).status).toBe(403);
     expect(await countRows(s, 'blade_dict', 'code = ANY($1) OR (id = $2 AND dict_value <> $3)', [[`${TAG}ro2`], p.id, p.dictValue])).toBe(0);
@@ -267,7 +268,7 @@ describe('who may write', () => {
     expect(read.status).toBe(200);
     const add = await call(s, other, 'POST', `${DICT}/submit`, parent(`${TAG}foreign`));
     expect(add.status).toBe(403);
-    expect(add.body.msg).toBe('系统字典只能由平台管理员维护');
+    expect(add.body.msg).toBe('平台数据只能由平台管理员维护');
     expect((await call(s, other, 'POST', `${DICT}/submit`, { id: p.id, dictValue: '改' })).status).toBe(403);
     expect((await call(s, other, 'POST', `${DICT}/remove?ids=${p.id}`)).status).toBe(403);
     expect(await countRows(s, 'blade_dict', 'id = $1 AND is_deleted = 0 AND dict_value = $2', [p.id, p.dictValue])).toBe(1);

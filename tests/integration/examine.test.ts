@@ -17,7 +17,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
-import { checkActions } from '../../src/server/modules/flow/actions.js';
+import { checkActions } from '../../src/shared/schema/check-actions.js';
 import type { ResourceSchema } from '../../src/shared/schema/types.js';
 
 let s: TestServer;
@@ -268,10 +268,12 @@ describe('who may act and see: company, role and tenant', () => {
     }
   });
 
-  it('research management of 华北分公司 may not decide a record of 华东分公司 (403), nothing changes', async () => {
+  it('research management of 华北分公司 may not decide a record of 华东分公司 (outside its data scope: 404), nothing changes', async () => {
+    // kygl_hb's data scope is its own company and below (ownCompanyAndChildren): 华东's record is not found
+    // before the action's company rule (companyTree) is even asked
     const res = await call(s, kyglHb, 'POST', DECIDE, { businessId: east.id, businessType: 'thesis', action: 'approve' });
-    expect(res.status).toBe(403);
-    expect(res.body.msg).toBe('只能对本单位及下属单位的记录执行「审核通过」');
+    expect(res.status).toBe(404);
+    expect(res.body.msg).toBe('数据不存在');
     await unchanged(east.id, '1', 1);
   });
 

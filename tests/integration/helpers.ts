@@ -89,6 +89,13 @@ export async function countRows(s: TestServer, table: string, where = 'TRUE', pa
   return r.rows[0].n;
 }
 
+/** The id of a live project of tenant `tenantId` (the seed's demo projects), for `x-ref` fields naming project/baseinfo. */
+export async function anyProject(s: TestServer, tenantId = '000000'): Promise<string> {
+  const r = await s.kernel.database.pool.query(`SELECT id::text AS id FROM project_baseinfo WHERE tenant_id = $1 AND is_deleted = 0 ORDER BY id LIMIT 1`, [tenantId]);
+  if (!r.rows[0]) throw new Error(`no project in tenant ${tenantId}`);
+  return r.rows[0].id;
+}
+
 /** A complete, valid patent (spec 001 §3, §5) whose name carries `tag` so tests can find their own rows. */
 export function validPatent(tag: string, deptId: string): Json {
   return {

@@ -4,7 +4,7 @@
  * logical remove, projectSource semantics, sub-form rules, defaults, and the en texts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
+import { anyProject, call, countRows, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let kygl: Session;
@@ -100,9 +100,10 @@ describe('limits and rules', () => {
       expect(res.status).toBe(400);
       expect(res.body.data).toEqual([{ field: 'projectId', message: '请选择项目' }]);
     }
-    const ok = await submit({ ...validPatent(TAG, kygl.deptId), projectSource: 1, projectId: '123456789', projectName: '平台项目' });
+    const projectId = await anyProject(s);
+    const ok = await submit({ ...validPatent(TAG, kygl.deptId), projectSource: 1, projectId, projectName: '平台项目' });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.projectId).toBe('123456789');
+    expect(ok.body.data.projectId).toBe(projectId);
   });
 
   it('projectSource 3 drops a project id the client left behind', async () => {

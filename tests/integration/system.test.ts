@@ -310,10 +310,10 @@ describe('regions', () => {
     expect((after.body.data as Json[]).map((d) => d.name)).not.toContain('测试区二');
   });
 
-  it('a researcher (no region_add) cannot add a region: 403 and nothing stored', async () => {
+  it('a researcher cannot add a region (platform data): 403 and nothing stored', async () => {
     const { status, body } = await call(s, kyry, 'POST', `${R}/submit`, { code: '110198', parentCode: '1101', name: '越权区', regionLevel: 3 });
     expect(status).toBe(403);
-    expect(body).toEqual({ code: 403, success: false, data: null, msg: '没有权限执行此操作' });
+    expect(body).toEqual({ code: 403, success: false, data: null, msg: '平台数据只能由平台管理员维护' });
     expect(await countRows(s, 'blade_region', 'code = $1', ['110198'])).toBe(0);
   });
 

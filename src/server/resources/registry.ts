@@ -120,7 +120,7 @@ export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, v
     byColumn: new Map(columns.map((c) => [c.column, c])),
     fields: dataFields(schema.form),
     validate: ajv.compile(recordJsonSchema(schema)),
-    tenantScoped: schema.scope?.tenant !== false,
+    tenantScoped: schema.scope?.tenant !== false && schema.scope?.platform !== true,
     version,
   };
 }

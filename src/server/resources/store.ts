@@ -132,6 +132,9 @@ function toInfo(row: VersionRow): VersionInfo {
   };
 }
 
+/** True when the resource's rows belong to tenants (not `scope.tenant: false`, not `scope.platform`). */
+const tenanted = (s: ResourceSchema) => s.scope?.tenant !== false && s.scope?.platform !== true;
+
 /** What may not change between versions of one resource: its identity, its endpoints' base and its table's shape. */
 function fixedChange(name: string, prev: ResourceSchema, next: ResourceSchema): ApiError | null {
   const pairs: Array<[string, unknown, unknown]> = [
@@ -139,7 +142,7 @@ function fixedChange(name: string, prev: ResourceSchema, next: ResourceSchema): 
     ['api', prev.api, next.api],
     ['table', prev.table, next.table],
     ['key', prev.key ?? 'id', next.key ?? 'id'],
-    ['scope.tenant', prev.scope?.tenant !== false, next.scope?.tenant !== false],
+    ['scope.tenant', tenanted(prev), tenanted(next)],
   ];
   for (const [key, from, to] of pairs) if (from !== to) return new ApiError(400, 'schemaFixed', { name, key, from: String(from), to: String(to) });
   return null;

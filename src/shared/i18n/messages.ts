@@ -66,7 +66,8 @@ export const messages = {
   dictParentRequired: { zh: '请选择上级字典', en: 'Please select the parent dictionary' },
   dictParentMissing: { zh: '上级字典不存在', en: 'The parent dictionary does not exist' },
   dictParentCycle: { zh: '上级字典不能是自己或自己的下级', en: 'A dictionary entry cannot be its own parent or the child of its own child' },
-  dictPlatformOnly: { zh: '系统字典只能由平台管理员维护', en: 'System dictionaries are maintained by the platform administrators only' },
+  platformAdminOnly: { zh: '平台数据只能由平台管理员维护', en: 'Platform-wide data is maintained by the platform administrators only' },
+  refMissing: { zh: '{label}不存在', en: '{label} does not exist' },
   // generic validation messages, used when the schema gives none for a rule
   required: { zh: '{label}必须填写', en: '{label} is required' },
   maxLength: { zh: '{label}长度不能超过 {limit} 个字符', en: '{label} must be at most {limit} characters' },

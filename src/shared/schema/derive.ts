@@ -435,7 +435,7 @@ export function columnsOf(resource: ResourceSchema): ColumnDef[] {
   const cols: ColumnDef[] = [];
   const key = resource.key ?? 'id';
   if (key === 'id') cols.push({ field: 'id', column: 'id', sqlType: 'bigint', kind: 'integer', system: true });
-  if (resource.scope?.tenant !== false) cols.push({ field: 'tenantId', column: 'tenant_id', sqlType: 'character varying(12)', kind: 'text', system: true });
+  if (resource.scope?.tenant !== false && resource.scope?.platform !== true) cols.push({ field: 'tenantId', column: 'tenant_id', sqlType: 'character varying(12)', kind: 'text', system: true });
   for (const f of dataFields(resource.form)) cols.push(columnFor(f.name, f.node));
   cols.push(
     { field: 'createUser', column: 'create_user', sqlType: 'bigint', kind: 'integer', system: true },

@@ -79,6 +79,12 @@ export interface FormNode {
    * keeps the stored value on an update and gives a new record the field's default, whatever the body says.
    */
   'x-server-only'?: boolean;
+  /**
+   * The record this field references, checked to exist (live) in the caller's tenant on every submit:
+   * `dept` (blade_dept), `user` (blade_user), or a resource name (`project/baseinfo`). Comma lists and
+   * arrays are checked element by element.
+   */
+  'x-ref'?: string;
   [key: `x-${string}`]: unknown;
 }
 
@@ -111,7 +117,13 @@ export interface ResourceSchema {
   table: string;
   /** The identifying field; default `id` (a snowflake). Another key is a user-given string column. */
   key?: string;
-  scope?: { tenant?: boolean; dataScope?: boolean };
+  /**
+   * Row filters the server applies: `tenant` (default true) keeps rows per tenant; `dataScope` applies the
+   * caller's role data scopes; `platform` makes one copy for all tenants (regions, system dictionaries),
+   * readable by every signed-in user and writable only by administrators of the platform tenant 000000
+   * (DESIGN §4). `platform` implies `tenant: false`.
+   */
+  scope?: { tenant?: boolean; dataScope?: boolean; platform?: boolean };
   endpoints: EndpointName[];
   /** Menu code whose grants gate the endpoints (see `permissions`). */
   menu?: string;
@@ -128,6 +140,39 @@ export interface ResourceSchema {
   list?: ListSpec;
   detail?: FormNode;
   actions?: ActionsSpec;
+  /** Cross-field rules the engine checks (or applies) on every submit, after the fields' own rules. */
+  rules?: RecordRule[];
+  /** What statistics group this resource's records by (DESIGN §4 `stats`). */
+  stats?: StatsSpec;
+}
+
+/**
+ * A rule across fields of one record (DESIGN §4 `rules`), enforced by the engine for every resource:
+ *
+ * - `{ before: [a, b], message, messageEn, field? }`: when both are present, `a` may not come after `b`
+ *   (dates as yyyy-MM-dd / yyyy-MM-dd HH:mm:ss texts compare as the dates do; numbers as numbers); a failure
+ *   is a 400 on `field` (default `b`) with the rule's message, and nothing is stored.
+ * - `{ clear: [fields], unless: expression }`: the fields are emptied (null) unless the expression holds —
+ *   the server's half of an `x-reactions` that hides a field, so a record never keeps a value its other
+ *   fields say it cannot have. The expression is the shared safe evaluator's (shared/schema/expression.ts)
+ *   over `$record` (e.g. `{{$record.state === '2'}}`).
+ */
+export type RecordRule =
+  | { before: [string, string]; field?: string; message: string; messageEn: string }
+  | { clear: string[]; unless: string };
+
+/**
+ * The fields statistics group a resource's records by (DESIGN §4 `stats`): the resources of one `group`
+ * (e.g. `achievement`) are counted together.
+ * - `yearField`: the record's natural date, first present field wins (else the year of create_time);
+ * - `authorField`: `<array field>.<name property>` of the author list (e.g. `userNamesDetailForm.userName`);
+ * - `companyField`: the department field whose company the record counts for (default `createDept`).
+ */
+export interface StatsSpec {
+  group: string;
+  yearField?: string | string[];
+  authorField?: string;
+  companyField?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * The examination of achievements (spec 001 §3 'examine, examine record', §7 '/basic examine, examinerecord'):
- * the `examine` flow of the generic workflow actions (../flow/actions.ts) and its lists.
+ * the `examine` flow of the generic workflow actions (resources/actions.ts) and its lists.
  *
  * Each achievement schema declares the actions (schemas/basic/*.json `actions`; statuses from the
  * examine_status dictionary: 0 草稿, 1 待审核, 2 审核通过, 3 已驳回):
@@ -39,17 +39,17 @@ import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { AuthUser, OrgCache } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
-import type { ResourceEngine } from '../../resources/engine.js';
+import type { RemoveHookContext, ResourceEngine } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import { Conditions, paging } from '../../resources/query.js';
-import { roleFor, type ActionStep, type FlowHandler } from '../flow/actions.js';
+import { roleFor, type ActionStep, type FlowHandler } from '../../resources/actions.js';
+import { isId } from '../../../shared/contract/ids.js';
 
 type Row = Record<string, unknown>;
 
 export const EXAMINE_FLOW = 'examine';
 export const EXAMINE_ENDPOINTS = ['/api/basic/examine/submit', '/api/basic/examine/againSubmit', '/api/basic/examinerecord/submit'];
 
-const ID_RE = /^\d{1,19}$/;
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
 /** The resources (current versions) examined by this flow. */
@@ -77,13 +77,23 @@ async function examineOf(db: Db, tenantId: string, type: string, id: string, for
 
 const displayName = (u: AuthUser) => u.realName || u.nickName || u.userName || u.account;
 
+/**
+ * An after-remove hook for every resource: the removed records of a resource this flow examines leave the
+ * examination lists (their basic_examine rows are logically deleted; the steps in basic_examine_record stay).
+ */
+export async function removeExaminations(ctx: RemoveHookContext): Promise<void> {
+  if (ctx.resource.schema.actions?.flow !== EXAMINE_FLOW) return;
+  await sql`UPDATE basic_examine SET is_deleted = 1, update_user = ${ctx.user.userId}::bigint, update_time = now()
+             WHERE tenant_id = ${ctx.user.tenantId} AND business_type = ${ctx.resource.schema.name} AND business_id = ANY(${ctx.ids}::bigint[]) AND is_deleted = 0`.execute(ctx.trx);
+}
+
 /** The examine flow: keeps basic_examine and basic_examine_record for every step. */
 export function examineFlow(engine: ResourceEngine, org: OrgCache): FlowHandler {
   return {
     async target(body, user) {
       const raw = body.examineId;
       if (raw === undefined || raw === null || raw === '') return null;
-      if ((typeof raw !== 'string' && typeof raw !== 'number') || !ID_RE.test(String(raw))) throw new ApiError(400, 'badParam', { param: 'examineId' });
+      if ((typeof raw !== 'string' && typeof raw !== 'number') || !isId(String(raw))) throw new ApiError(400, 'badParam', { param: 'examineId' });
       const res = await sql<{ business_type: string; business_id: string }>`
         SELECT business_type, business_id FROM basic_examine WHERE id = ${String(raw)}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(engine.db);
       if (!res.rows[0]) throw new ApiError(404, 'notFound');
@@ -232,7 +242,7 @@ function addExamineFilters(engine: ResourceEngine, query: Record<string, unknown
         cond.add(`e.submit_user_name ILIKE ${cond.param(like(value))}`);
         break;
       case 'companyId':
-        if (!ID_RE.test(value)) throw new ApiError(400, 'badParam', { param: k });
+        if (!isId(value)) throw new ApiError(400, 'badParam', { param: k });
         cond.add(`e.company_id = ${cond.param(value)}::bigint`);
         break;
     }
@@ -288,7 +298,7 @@ export function registerExamineRoutes(app: FastifyInstance, engine: ResourceEngi
     const idOf = (param: string) => {
       const v = q[param];
       if (v === undefined || v === '') return undefined;
-      if (typeof v !== 'string' || !ID_RE.test(v)) throw new ApiError(400, 'badParam', { param });
+      if (typeof v !== 'string' || !isId(v)) throw new ApiError(400, 'badParam', { param });
       return v;
     };
     const businessId = idOf('businessId');

@@ -25,15 +25,14 @@
  *   dictionary (当前字典键值已存在, BladeX's rule), among the live rows of the tenant;
  * - a sealed entry (isSealed 1) cannot be removed (已封存的字典不能删除), nor can an entry whose entries are not
  *   removed with it (请先删除子节点, BladeX's rule);
- * - system dictionaries are shared by every tenant, so only the platform tenant (000000) writes them; reading
- *   is open to every signed-in user (`permissions.read: null`), writing needs the `dict_*` / `dictbiz_*`
- *   buttons (seeded for the administrators), administrators passing as everywhere.
+ * - system dictionaries are shared by every tenant (`scope.platform`): the engine lets only administrators of
+ *   the platform tenant (000000) write them; reading is open to every signed-in user (`permissions.read:
+ *   null`); business dictionaries need the `dictbiz_*` buttons (seeded for the administrators).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ValidationError, ok } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
-import { DEFAULT_TENANT } from '../../core/auth/routes.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import { t, type MessageKey } from '../../../shared/i18n/messages.js';
@@ -48,9 +47,6 @@ const fieldError = (field: string, key: MessageKey) => new ValidationError([{ fi
 /** `AND tenant_id = …` for tenant-scoped dictionaries, nothing for the system one. */
 const tenantCond = (r: Resource, user: AuthUser) => (r.tenantScoped ? sql`AND tenant_id = ${user.tenantId}` : sql``);
 
-function refusePlatformWrite(r: Resource, user: AuthUser): void {
-  if (!r.tenantScoped && user.tenantId !== DEFAULT_TENANT) throw new ApiError(403, 'dictPlatformOnly');
-}
 
 interface DictRow {
   id: string;
@@ -69,7 +65,6 @@ function registerHooks(engine: ResourceEngine, r: Resource): void {
   const table = sql.table(r.schema.table);
   engine.hooks(r.schema.name, {
     async beforeSubmit({ user, trx, record, existing, isNew }) {
-      refusePlatformWrite(r, user);
       // one writer per dictionary table and tenant at a time, so the uniqueness checks below cannot race
       await sql`SELECT pg_advisory_xact_lock(hashtext(${`${r.schema.table}:${r.tenantScoped ? user.tenantId : ''}`}))`.execute(trx);
       const parentId = record.parentId === undefined || record.parentId === null || record.parentId === '' ? '0' : String(record.parentId);
@@ -111,7 +106,6 @@ function registerHooks(engine: ResourceEngine, r: Resource): void {
            WHERE id IN (SELECT id FROM down)`.execute(trx);
     },
     async beforeRemove({ user, trx, ids }) {
-      refusePlatformWrite(r, user);
       const sealed = await sql`SELECT 1 FROM ${table} WHERE id = ANY(${ids}::bigint[]) AND is_sealed = 1 AND is_deleted = 0 ${tenantCond(r, user)} LIMIT 1`.execute(trx);
       if (sealed.rows.length) throw new ApiError(400, 'dictSealed');
       const children = await sql`SELECT 1 FROM ${table} WHERE parent_id = ANY(${ids}::bigint[]) AND NOT (id = ANY(${ids}::bigint[]))

@@ -3,7 +3,7 @@
  * achievement figures of the home page. Every figure is of the caller's tenant and counts live records of
  * every examination status with a `byStatus` breakdown (examine_status: 0 草稿, 1 待审核, 2 审核通过,
  * 3 已驳回); `examineStatus=2` counts approved records only, `type` and `year`/`yearBy` filter as the
- * achievement statistics do (../basic/statistics.ts). A type the caller's role may not list is left out
+ * achievement statistics do (resources/stats.ts, group `achievement`). A type the caller's role may not list is left out
  * (zero everywhere for a role without achievements), so the home page never fails for lack of a grant.
  *
  * | GET                          | answer                                                                      |
@@ -23,8 +23,9 @@ import { ok } from '../../core/envelope.js';
 import type { AuthUser, OrgCache } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import { Conditions } from '../../resources/query.js';
-import { byYear, countAchievements, deptNames, parseFilters, statusKeys, summarize, type StatFilters } from '../basic/statistics.js';
-import { addExaminerCondition, examinedResources } from '../basic/examine.js';
+import { byYear, countGroup, deptNames, parseFilters, statusKeys, summarize, type StatFilters } from '../../resources/stats.js';
+import { ACHIEVEMENT_GROUP } from './statistics.js';
+import { addExaminerCondition, examinedResources } from './examine.js';
 
 export const DASHBOARD = '/api/system/dashborad';
 
@@ -35,13 +36,13 @@ async function myCompany(org: OrgCache, user: AuthUser): Promise<{ companyId: st
 }
 
 async function mine(engine: ResourceEngine, user: AuthUser, f: StatFilters) {
-  const { types, rows } = await countAchievements(engine, user, { op: 'myList', withDataScope: false, extra: (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`) }, f);
+  const { types, rows } = await countGroup(engine, user, { op: 'myList', withDataScope: false, extra: (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`) }, f);
   return summarize(types, rows);
 }
 
 async function company(engine: ResourceEngine, org: OrgCache, user: AuthUser, f: StatFilters) {
   const { companyId, depts } = await myCompany(org, user);
-  const { types, rows } = await countAchievements(
+  const { types, rows } = await countGroup(
     engine,
     user,
     { op: 'list-for-myCompany', withDataScope: false, extra: (c) => c.add(`create_dept = ANY(${c.param(depts)}::bigint[])`) },
@@ -55,19 +56,19 @@ export function registerDashboardRoutes(app: FastifyInstance, engine: ResourceEn
   const tags = ['system/dashborad'];
 
   app.get(`${DASHBOARD}/myBasicAchievements`, { schema: { tags, summary: 'Counts of the achievements I registered, per type' } }, async (req) => {
-    const f = parseFilters(engine, req.query as Record<string, unknown>);
+    const f = parseFilters(engine, ACHIEVEMENT_GROUP, req.query as Record<string, unknown>);
     return ok(await mine(engine, req.user!, f), undefined, req.lang);
   });
 
   app.get(`${DASHBOARD}/companyBasicAchievements`, { schema: { tags, summary: "Counts of my company's achievements, per type and year" } }, async (req) => {
-    const f = parseFilters(engine, req.query as Record<string, unknown>);
+    const f = parseFilters(engine, ACHIEVEMENT_GROUP, req.query as Record<string, unknown>);
     return ok(await company(engine, org, req.user!, f), undefined, req.lang);
   });
 
   app.get(`${DASHBOARD}/index`, { schema: { tags, summary: 'The home page summary' } }, async (req) => {
     const user = req.user!;
-    const f = parseFilters(engine, req.query as Record<string, unknown>);
-    const all = await countAchievements(engine, user, { op: 'read', withDataScope: true }, f);
+    const f = parseFilters(engine, ACHIEVEMENT_GROUP, req.query as Record<string, unknown>);
+    const all = await countGroup(engine, user, { op: 'read', withDataScope: true }, f);
     const my = await mine(engine, user, f);
     const co = await company(engine, org, user, f);
 

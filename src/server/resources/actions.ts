@@ -2,7 +2,7 @@
  * Generic workflow actions (DESIGN §4 `actions`, §8 Workflow): a resource schema's `actions` section declares
  * buttons that move a record from one status to another (its meta-schema is in
  * schemas/_meta/resource.schema.json, its types are `ActionsSpec`/`WorkflowAction` in shared/schema/types.ts).
- * This module makes the server enforce them, for any resource:
+ * This part of the engine makes the server enforce them, for any resource:
  *
  * - `ActionRunner.mount(app)` mounts `POST <endpoint>` for every endpoint the schemas' actions name. The body
  *   is `{businessId, businessType, action?, ...dialog values}`: `businessType` is the resource name
@@ -25,114 +25,32 @@
  *      are trimmed.
  *   Then the status becomes `to`, and the resource's flow handler (`actions.flow`, e.g. `examine`) records
  *   the step and answers the response data.
- * - The status field is written by actions only. `guardStatusOnSubmit` (a beforeSubmit hook of the module
- *   that owns the resource) keeps every `x-server-only` field, and the status field in any case, as stored
- *   (a new record gets the field's default) and refuses an edit while the status is one of `locked`; `guardStatusOnRemove` refuses a
- *   removal in a locked status (administrators excepted, so a wrong record can still be cleared).
+ * - The status field is written by actions only: the engine's write path (write.ts) keeps every
+ *   `x-server-only` field, and the status field in any case, as stored, and refuses edit and remove while the
+ *   status is one of `locked`.
  *
  * Routes are mounted for the endpoints known at start (Fastify cannot add routes later); the action itself
  * is looked up per request in the registry's current version of the resource, so a published schema's
  * changed roles, statuses or dialog apply at once.
  */
 import type { FastifyInstance } from 'fastify';
-import { CompiledQuery } from 'kysely';
-import type { ValidateFunction } from 'ajv';
-import { sql, type Db } from '../../core/db/index.js';
-import { ApiError, ValidationError, ok } from '../../core/envelope.js';
-import type { AuthUser, OrgCache } from '../../core/context.js';
-import { ADMIN_ALIAS } from '../../core/context.js';
-import type { Lang } from '../../../shared/i18n/messages.js';
-import { checkRequired, DATE_FORMAT_TEXT, dataFields, nodeAtPath, ruleMessage, valueJsonSchema } from '../../../shared/schema/derive.js';
-import type { ActionsSpec, FormNode, WorkflowAction } from '../../../shared/schema/types.js';
-export { checkActions } from '../../../shared/schema/check-actions.js';
-import type { RemoveHookContext, ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
-import { createRecordAjv, type Resource } from '../../resources/registry.js';
-import { quote } from '../../resources/query.js';
+import type { Db } from '../core/db/index.js';
+import { ApiError, ok } from '../core/envelope.js';
+import type { AuthUser, OrgCache } from '../core/context.js';
+import { ADMIN_ALIAS } from '../../shared/contract/tenancy.js';
+import { isId } from '../../shared/contract/ids.js';
+import type { Lang } from '../../shared/i18n/messages.js';
+import { dataFields } from '../../shared/schema/derive.js';
+import type { ActionsSpec, WorkflowAction } from '../../shared/schema/types.js';
+import type { ResourceEngine } from './engine.js';
+import type { Resource } from './registry.js';
+import { quote } from './query.js';
+import { statusLabel, statusOf } from './status.js';
+import { assertValid, formValidator } from './validate.js';
 
 type Row = Record<string, unknown>;
 
-const ID_RE = /^\d{1,19}$/;
-
-/** The status field's node (for its default), if any. */
-function statusNode(r: Resource): FormNode | undefined {
-  const field = r.schema.actions?.statusField;
-  return field ? r.fields.find((f) => f.name === field)?.node : undefined;
-}
-
-/** The status of `record` as a string; an empty one counts as the field's default. */
-export function statusOf(r: Resource, record: Row): string {
-  const field = r.schema.actions?.statusField;
-  if (!field) return '';
-  const v = record[field];
-  if (v === null || v === undefined || v === '') {
-    const d = statusNode(r)?.default;
-    return d === undefined || d === null ? '' : String(d);
-  }
-  return String(v);
-}
-
-/** Labels of dictionary entries (system dictionaries, blade_dict), cached 30 s. */
-const labelCache = new Map<string, { at: number; labels: Map<string, { zh: string; en: string }> }>();
-
-/** The label of status `value` in `lang` (the dictionary's entry, or the value itself). */
-export async function statusLabel(db: Db, spec: ActionsSpec | undefined, value: string): Promise<{ zh: string; en: string }> {
-  const code = spec?.statusDict;
-  if (!code) return { zh: value, en: value };
-  let hit = labelCache.get(code);
-  if (!hit || Date.now() - hit.at > 30_000) {
-    const rows = await sql<{ dict_key: string; dict_value: string; dict_value_en: string | null }>`
-      SELECT dict_key, dict_value, dict_value_en FROM blade_dict WHERE code = ${code} AND parent_id <> 0 AND is_deleted = 0`.execute(db);
-    hit = { at: Date.now(), labels: new Map(rows.rows.map((r) => [r.dict_key, { zh: r.dict_value, en: r.dict_value_en ?? r.dict_value }])) };
-    labelCache.set(code, hit);
-  }
-  return hit.labels.get(value) ?? { zh: value, en: value };
-}
-
-/**
- * For a beforeSubmit hook: refuses to edit a record whose status is locked (400 当前状态为「待审核」，不能修改),
- * and keeps every x-server-only field as stored (new records: the field's default), whatever the body said.
- */
-export async function guardStatusOnSubmit(ctx: SubmitHookContext): Promise<void> {
-  const r = ctx.resource;
-  const spec = r.schema.actions;
-  if (!ctx.isNew && ctx.existing && spec?.statusField && spec.locked?.length) {
-    const cur = statusOf(r, ctx.existing);
-    if (spec.locked.includes(cur)) {
-      const l = await statusLabel(ctx.trx, spec, cur);
-      throw new ApiError(400, { zh: `当前状态为「${l.zh}」，不能修改`, en: `The record is ${l.en.toLowerCase()} and cannot be changed` });
-    }
-  }
-  for (const f of r.fields) {
-    // the status field is protected even if a published version forgot to mark it
-    if (f.node['x-server-only'] !== true && f.name !== spec?.statusField) continue;
-    const def = f.node.default === undefined ? null : structuredClone(f.node.default);
-    ctx.record[f.name] = ctx.isNew || !ctx.existing ? def : (ctx.existing[f.name] ?? def);
-  }
-}
-
-/** For a beforeRemove hook: refuses to remove records in a locked status (administrators excepted). */
-export async function guardStatusOnRemove(ctx: RemoveHookContext): Promise<void> {
-  const r = ctx.resource;
-  const spec = r.schema.actions;
-  if (!spec?.statusField || !spec.locked?.length || ctx.user.isAdmin) return;
-  const col = r.byField.get(spec.statusField);
-  if (!col) return;
-  const keyIsId = r.byField.get(r.key)!.sqlType === 'bigint';
-  const def = statusOf(r, {});
-  const params: unknown[] = [ctx.ids, def, spec.locked];
-  let where = `${quote(r.keyColumn)} = ANY($1${keyIsId ? '::bigint[]' : '::text[]'}) AND is_deleted = 0 AND COALESCE(NULLIF(${quote(col.column)}::text, ''), $2) = ANY($3::text[])`;
-  if (r.tenantScoped) {
-    params.push(ctx.user.tenantId);
-    where += ` AND tenant_id = $${params.length}`;
-  }
-  const { rows } = await ctx.trx.executeQuery<{ st: string }>(
-    CompiledQuery.raw(`SELECT COALESCE(NULLIF(${quote(col.column)}::text, ''), $2) AS st FROM ${quote(r.schema.table)} WHERE ${where} LIMIT 1`, params),
-  );
-  if (rows.length) {
-    const l = await statusLabel(ctx.trx, spec, rows[0].st);
-    throw new ApiError(400, { zh: `当前状态为「${l.zh}」，不能删除`, en: `The record is ${l.en.toLowerCase()} and cannot be removed` });
-  }
-}
+export { statusOf, statusLabel };
 
 /** One step of a workflow, as a flow handler sees it (inside the action's transaction). */
 export interface ActionStep {
@@ -188,16 +106,20 @@ const ACTOR_TEXT: Record<'owner' | 'company' | 'companyTree', (l: string, e: str
 
 export class ActionRunner {
   private readonly flows = new Map<string, FlowHandler>();
-  private readonly ajv = createRecordAjv();
-  private readonly validators = new WeakMap<object, ValidateFunction>();
+  private readonly always = new Set<string>();
 
   constructor(
     readonly engine: ResourceEngine,
     readonly org: OrgCache,
   ) {}
 
-  registerFlow(name: string, handler: FlowHandler): void {
+  /**
+   * Registers the flow `name` (a schema's `actions.flow` names it); `endpoints` are mounted even when no schema
+   * served at start posts to them (a type published later may).
+   */
+  registerFlow(name: string, handler: FlowHandler, endpoints: string[] = []): void {
     this.flows.set(name, handler);
+    for (const e of endpoints) this.always.add(e);
   }
 
   /** The resources (current versions) with an action posting to `endpoint`. */
@@ -250,31 +172,7 @@ export class ActionRunner {
       const v = body[f.name];
       if (v !== undefined) values[f.name] = typeof v === 'string' ? v.trim() : v;
     }
-    const faults: Array<{ field: string; message: string; messageEn: string }> = [];
-    const seen = new Set<string>();
-    const push = (field: string, m: { zh: string; en: string }) => {
-      if (seen.has(field)) return;
-      seen.add(field);
-      faults.push({ field, message: m.zh, messageEn: m.en });
-    };
-    for (const f of checkRequired(dialog, values)) push(f.path, ruleMessage(f.node, f.name, 'required'));
-    let validate = this.validators.get(dialog);
-    if (!validate) {
-      validate = this.ajv.compile(valueJsonSchema(dialog));
-      this.validators.set(dialog, validate);
-    }
-    if (!validate(values)) {
-      for (const e of validate.errors ?? []) {
-        const path = e.instancePath.split('/').filter(Boolean).join('.');
-        const at = path ? nodeAtPath(dialog, path) : null;
-        if (!at) continue;
-        const p = e.params as Record<string, unknown>;
-        const fmt = typeof p.format === 'string' ? (DATE_FORMAT_TEXT[p.format.replace(/^kc-/, '')] ?? p.format) : undefined;
-        const type = Array.isArray(p.type) ? p.type[0] : p.type;
-        push(path, ruleMessage(at.node, at.name, e.keyword, { limit: p.limit, format: fmt, type }));
-      }
-    }
-    if (faults.length) throw new ValidationError(faults);
+    assertValid(dialog, formValidator(dialog), values);
     return values;
   }
 
@@ -298,7 +196,7 @@ export class ActionRunner {
     }
     if (idRaw === undefined || idRaw === null || idRaw === '') throw new ApiError(400, 'missingParam', { param: 'businessId' });
     const id = String(idRaw);
-    if ((typeof idRaw !== 'string' && typeof idRaw !== 'number') || !ID_RE.test(id)) throw new ApiError(400, 'badParam', { param: 'businessId' });
+    if ((typeof idRaw !== 'string' && typeof idRaw !== 'number') || !isId(id)) throw new ApiError(400, 'badParam', { param: 'businessId' });
     const r = this.resolveType(candidates, typeRaw);
     const spec = r.schema.actions!;
     const action = this.pickAction(r, endpoint, b);
@@ -339,15 +237,13 @@ export class ActionRunner {
         return { data, action };
       });
     } finally {
-      this.engine.counts.invalidate(table);
-      // other API nodes drop their cached counts of the table too (as the engine does after a write)
-      this.engine.query('SELECT pg_notify($1, $2)', ['kc_cache', `count:${table}`]).catch(() => undefined);
+      this.engine.changed(table);
     }
   }
 
-  /** Mounts `POST <endpoint>` for every endpoint the schemas' actions name, and for `always`. */
-  mount(app: FastifyInstance, always: string[] = []): void {
-    for (const endpoint of new Set([...this.endpoints(), ...always])) {
+  /** Mounts `POST <endpoint>` for every endpoint the schemas' actions name, and those the flows registered. */
+  mount(app: FastifyInstance): void {
+    for (const endpoint of new Set([...this.endpoints(), ...this.always])) {
       if (app.hasRoute({ method: 'POST', url: endpoint })) continue;
       app.post(endpoint, { schema: { tags: ['workflow'], summary: `Workflow action (${endpoint})`, body: { type: 'object' } } }, async (req) => {
         if (!req.user) throw new ApiError(401, 'unauthorized');

@@ -1,0 +1,126 @@
+/**
+ * Who may do what to which rows of a resource (DESIGN §1.3, §5): the engine's access rules, applied to every
+ * resource from its schema alone — no code names a resource.
+ *
+ * Operations and the grant each needs (`requiredCode`), from the schema's `menu` and `permissions`:
+ * read (list, page, detail, select, tree) = `permissions.read` ?? the menu code; myList and
+ * list-for-myCompany = as read unless given; add / edit / remove = `<menu>_add` / `_edit` / `_delete`
+ * (administrators only without a menu); `null` = any signed-in user. Administrators of the tenant pass.
+ *
+ * Platform resources (`scope.platform`: one copy for all tenants — regions, system dictionaries) are
+ * readable as their permissions say and writable (add, edit, remove) only by administrators of the platform
+ * tenant 000000: 403 平台数据只能由平台管理员维护 for anyone else, a tenant's own administrator included.
+ *
+ * Rows (`scope`): every query carries `is_deleted = 0`, the caller's tenant (tenant-scoped resources), and,
+ * when the schema says `scope.dataScope`, the union of the data scopes the caller's active roles hold on the
+ * resource (blade_scope_data through blade_role_scope), in the SQL itself:
+ *
+ * | scope type              | rows                                                                          |
+ * | ----------------------- | ----------------------------------------------------------------------------- |
+ * | all                     | every row of the tenant (also: a role with no scope on the resource)          |
+ * | own                     | created by the caller (create_user)                                           |
+ * | ownDept                 | scope column (default create_dept) = the caller's department                  |
+ * | ownDeptAndChildren      | scope column within the caller's department and the departments below it     |
+ * | ownCompanyAndChildren   | scope column within the caller's company (nearest category-1 dept) and below  |
+ * | custom                  | scope column one of the listed department ids (scope_value, comma list)       |
+ */
+import { ApiError } from '../core/envelope.js';
+import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
+import { PLATFORM_TENANT } from '../../shared/contract/tenancy.js';
+import { isId } from '../../shared/contract/ids.js';
+import type { Registry, Resource } from './registry.js';
+import { Conditions, quote } from './query.js';
+
+/** What a caller does to a resource; each maps to one grant (see the module comment). */
+export type Operation = 'read' | 'myList' | 'list-for-myCompany' | 'add' | 'edit' | 'remove';
+
+const ADMIN_ONLY = Symbol('admin-only');
+const WRITES: ReadonlySet<Operation> = new Set(['add', 'edit', 'remove']);
+
+/** True for a platform-wide resource (`scope.platform`). */
+export const isPlatform = (r: Resource) => r.schema.scope?.platform === true;
+
+export class Access {
+  constructor(
+    private readonly registry: Registry,
+    private readonly org: OrgCache,
+    private readonly grants: GrantCache,
+  ) {}
+
+  /** The grant code `op` needs on `r`: a code, null (any signed-in user) or administrators only. */
+  requiredCode(r: Resource, op: Operation): string | null | typeof ADMIN_ONLY {
+    const p = r.schema.permissions ?? {};
+    if (op in p) return p[op] ?? null;
+    const menu = r.schema.menu;
+    const read = 'read' in p ? (p.read ?? null) : (menu ?? null);
+    switch (op) {
+      case 'read':
+      case 'myList':
+      case 'list-for-myCompany':
+        return read;
+      case 'add':
+        return menu ? `${menu}_add` : ADMIN_ONLY;
+      case 'edit':
+        return menu ? `${menu}_edit` : ADMIN_ONLY;
+      case 'remove':
+        return menu ? `${menu}_delete` : ADMIN_ONLY;
+    }
+  }
+
+  /**
+   * The caller, when they may `op` the current version of `r`. Throws 401 without a user, 403 when the
+   * active roles lack the grant, or when a write to a platform resource does not come from an administrator
+   * of the platform tenant.
+   */
+  async authorize(user: AuthUser | null, r: Resource, op: Operation): Promise<AuthUser> {
+    if (!user) throw new ApiError(401, 'unauthorized');
+    r = this.registry.resources.get(r.schema.name) ?? r;
+    if (WRITES.has(op) && isPlatform(r)) {
+      if (user.tenantId !== PLATFORM_TENANT || !user.isAdmin) throw new ApiError(403, 'platformAdminOnly');
+      return user;
+    }
+    if (user.isAdmin) return user;
+    const code = this.requiredCode(r, op);
+    if (code === null) return user;
+    if (code === ADMIN_ONLY || !(await this.grants.hasCode(user.activeRoleIds, code))) throw new ApiError(403, 'forbidden');
+    return user;
+  }
+
+  /** Adds the live-row, tenant and (unless `withDataScope` is false) data-scope conditions of `r` for `user`. */
+  async scope(r: Resource, user: AuthUser, cond: Conditions, withDataScope = true): Promise<void> {
+    if (r.tenantScoped) cond.add(`tenant_id = ${cond.param(user.tenantId)}`);
+    cond.add('is_deleted = 0');
+    if (!withDataScope || !r.schema.scope?.dataScope) return;
+    const scopes = await this.grants.dataScopes(user.activeRoleIds, r.schema.name);
+    if (scopes.length === 0) return;
+    const ors: string[] = [];
+    for (const s of scopes) {
+      const col = r.byColumn.get(s.scopeColumn) ? quote(s.scopeColumn) : 'create_dept';
+      const within = (ids: string[]) => `${col} = ANY(${cond.param(ids)}::bigint[])`;
+      switch (s.scopeType) {
+        case 'all':
+          return; // one unrestricted scope lifts the restriction
+        case 'own':
+          ors.push(`create_user = ${cond.param(user.userId)}::bigint`);
+          break;
+        case 'ownDept':
+          ors.push(within(user.deptId ? [user.deptId] : []));
+          break;
+        case 'ownDeptAndChildren':
+          ors.push(within(user.deptId ? await this.org.subtree(user.tenantId, user.deptId) : []));
+          break;
+        case 'ownCompanyAndChildren': {
+          const company = user.deptId ? await this.org.companyOf(user.tenantId, user.deptId) : null;
+          ors.push(within(company ? await this.org.subtree(user.tenantId, company) : []));
+          break;
+        }
+        case 'custom':
+          ors.push(within((s.scopeValue ?? '').split(',').map((x) => x.trim()).filter(isId)));
+          break;
+        default:
+          ors.push('FALSE'); // an unknown type grants nothing
+      }
+    }
+    cond.add(`(${ors.join(' OR ')})`);
+  }
+}
