@@ -6,7 +6,7 @@
  *   server serves as static files like the rest of the client;
  * - `vite` (dev server): serves `/npm/...` straight from node_modules.
  *
- * `copyDesignerAssets(outDir)` does the copy on its own (designer/copy-assets.ts, `npm run designer:assets`).
+ * `copyDesignerAssets(outDir)` does the copy on its own (scripts/copy-designer-assets.ts, `npm run designer:assets`).
  * The packages are found with Node's resolver from the repository, so the copies are always of the versions
  * installed (monaco-editor and prettier come with @pind/designable-react-settings-form).
  */

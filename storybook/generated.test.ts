@@ -4,7 +4,7 @@
  * snapshot tests) behind.
  */
 import { describe, expect, it } from 'vitest';
-import { generate, onDisk } from './generate.js';
+import { generate, onDisk } from '../scripts/storybook-generate.js';
 
 describe('generated stories', () => {
   it('match the schemas (run `npm run storybook:generate` after adding or removing a schema)', () => {

@@ -4,7 +4,7 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generate, GENERATED_FILE, typeName } from '../../src/shared/schema/gen-types.js';
+import { generate, GENERATED_FILE, typeName } from '../../scripts/gen-types.js';
 
 describe('generated record types', () => {
   it('match the schemas (run `npm run gen:types` after changing a schema)', () => {

@@ -21,7 +21,7 @@ import { columnsOf, dataFields, dateFormats, recordJsonSchema, type ColumnDef, t
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import { checkActions } from '../../shared/schema/check-actions.js';
-import { resourceSchemaFiles } from '../../shared/schema/files.js';
+import { resourceSchemaFiles } from './schema-files.js';
 
 /** A schema that cannot be served: `file` names where it came from, `fault` what is wrong (en, as ajv says it). */
 export class SchemaLoadError extends Error {

@@ -4,7 +4,7 @@
  * for a build made otherwise. Run: `npm run designer:assets`.
  */
 import path from 'node:path';
-import { copyDesignerAssets } from './vite-plugin.js';
+import { copyDesignerAssets } from '../designer/vite-plugin.js';
 
 const outDir = path.resolve(process.argv[2] ?? path.join(import.meta.dirname, '../dist/client'));
 const n = copyDesignerAssets(outDir);
