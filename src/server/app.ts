@@ -23,6 +23,7 @@ import { openDatabase, type Database } from './core/db/index.js';
 import { migrate } from './core/db/migrate.js';
 import { TokenService } from './core/auth/tokens.js';
 import { GrantCache, listenForCacheChanges, OrgCache } from './core/context.js';
+import { Channels, CHANNEL, notify } from './core/channels.js';
 import { ApiLogWriter, installPipeline } from './core/pipeline.js';
 import { installInputGuard } from './core/input-guard.js';
 import { installApiScopeCheck } from './core/api-scope.js';
@@ -56,6 +57,8 @@ export interface Kernel {
   grants: GrantCache;
   apiLog: ApiLogWriter;
   listener: pg.Client;
+  /** The LISTEN/NOTIFY channels over `listener` (core/channels.ts). */
+  channels: Channels;
   seed: SeedResult;
   close(): Promise<void>;
 }
@@ -86,17 +89,18 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     if (regions) log(`regions seeded: ${regions} (GB/T 2260)`);
     const listener = new pg.Client({ connectionString: url });
     await listener.connect();
+    const channels = new Channels(listener, log);
     const tokens = new TokenService(secrets.jwtKey, database.db);
     await tokens.start(listener);
     const org = new OrgCache(database.db);
     const grants = new GrantCache(database.db);
-    await listenForCacheChanges(listener, org, grants);
-    await schemas.listen(listener);
+    await listenForCacheChanges(channels, org, grants);
+    await schemas.listen(channels);
     const engine = new ResourceEngine(database.db, registry, org, grants, config.countBound, database.pool, (payload) => {
-      database.pool.query('SELECT pg_notify($1, $2)', ['kc_cache', payload]).catch(() => undefined);
+      notify(database.db, CHANNEL.cache, payload).catch(() => undefined);
     });
-    listener.on('notification', (n) => {
-      if (n.channel === 'kc_cache' && n.payload?.startsWith('count:')) engine.counts.invalidate(n.payload.slice(6));
+    await channels.subscribe(CHANNEL.cache, (payload) => {
+      if (payload.startsWith('count:')) engine.counts.invalidate(payload.slice(6));
     });
     const actions = new ActionRunner(engine, org);
     const apiLog = new ApiLogWriter(database.db);
@@ -106,7 +110,7 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const schemaResync = setInterval(() => void schemas.resync().catch(() => undefined), 30_000);
     schemaResync.unref();
     return {
-      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, seed,
+      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed,
       async close() {
         clearInterval(purge);
         clearInterval(schemaResync);

@@ -14,7 +14,7 @@
  *   (`DataScopeType`, migration 0006); the resource layer turns them into SQL. API scopes (`blade_scope_api`,
  *   scope_category 2) limit which endpoints a role may call; `core/api-scope.ts` enforces them.
  */
-import type pg from 'pg';
+import { CHANNEL, type Channels } from './channels.js';
 import type { Db } from './db/index.js';
 import { sql } from './db/index.js';
 import type { TokenClaims } from './auth/tokens.js';
@@ -305,11 +305,9 @@ export class GrantCache {
 }
 
 /** Subscribes both caches to `kc_cache` notifications (payload `org:<tenantId>` or `grants`). */
-export async function listenForCacheChanges(listener: pg.Client, org: OrgCache, grants: GrantCache): Promise<void> {
-  listener.on('notification', (n) => {
-    if (n.channel !== 'kc_cache' || !n.payload) return;
-    if (n.payload.startsWith('org:')) org.invalidate(n.payload.slice(4));
-    else if (n.payload === 'grants') grants.invalidate();
+export async function listenForCacheChanges(channels: Channels, org: OrgCache, grants: GrantCache): Promise<void> {
+  await channels.subscribe(CHANNEL.cache, (payload) => {
+    if (payload.startsWith('org:')) org.invalidate(payload.slice(4));
+    else if (payload === 'grants') grants.invalidate();
   });
-  await listener.query('LISTEN kc_cache');
 }

@@ -8,24 +8,15 @@
  * Throw an `ApiError` from anywhere in a route; the error handler (`pipeline.ts`) turns it into the envelope.
  */
 import { messages, t, type Lang, type MessageKey } from '../../shared/i18n/messages.js';
+import type { Envelope, FieldError } from '../../shared/contract/envelope.js';
 
-export interface Envelope<T = unknown> {
-  code: number;
-  success: boolean;
-  data: T;
-  msg: string;
-}
+export type { Envelope, FieldError } from '../../shared/contract/envelope.js';
 
 /** A successful envelope around `data`. */
 export function ok<T>(data: T, msg?: string, lang: Lang = 'zh'): Envelope<T> {
   return { code: 200, success: true, data, msg: msg ?? messages.success[lang] };
 }
 
-/** One field's validation failure: `field` is the dotted path (`ownershipDetailForm.0.name`). */
-export interface FieldError {
-  field: string;
-  message: string;
-}
 
 /**
  * An error with an HTTP/envelope code and a message in both languages. `key` names a message of

@@ -28,6 +28,7 @@ import { ApiError } from '../core/envelope.js';
 import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
 import { PLATFORM_TENANT } from '../../shared/contract/tenancy.js';
 import { isId } from '../../shared/contract/ids.js';
+import { buttonCode } from '../../shared/contract/grants.js';
 import type { Registry, Resource } from './registry.js';
 import { Conditions, quote } from './query.js';
 
@@ -59,11 +60,9 @@ export class Access {
       case 'list-for-myCompany':
         return read;
       case 'add':
-        return menu ? `${menu}_add` : ADMIN_ONLY;
       case 'edit':
-        return menu ? `${menu}_edit` : ADMIN_ONLY;
       case 'remove':
-        return menu ? `${menu}_delete` : ADMIN_ONLY;
+        return menu ? buttonCode(menu, op) : ADMIN_ONLY;
     }
   }
 

@@ -4,7 +4,8 @@
  * - paging: `current` (≥ 1, default 1) and `size` (1–500, default 10; the UI offers 10, 30, 50, 100, 200, and
  *   the spec's tip and import lists ask for 500);
  * - sorting: `ascs` / `descs`, comma lists of field names (camelCase or snake_case); default from the schema's
- *   `list.defaultSort`, else newest first; the key is always the last tie-breaker so pages are stable;
+ *   `list.defaultSort`, else newest first; the key is always the last tie-breaker (in the direction of the last
+ *   sort key) so pages are stable;
  * - filters by field name: no suffix = contains for text (ILIKE, wildcards in the value escaped) and equal for
  *   other types; suffixes `_equal _notequal _like _ge _le _gt _lt _dategt _datelt _datege _datele _null
  *   _notnull` (e.g. `createTime_dategt` / `createTime_datelt` for the date range).
@@ -23,14 +24,15 @@
  * - text must not hold NUL characters (the input guard refuses them for every route first).
  */
 import { ApiError } from '../core/envelope.js';
+import { FILTER_SUFFIXES, type FilterSuffix } from '../../shared/contract/query.js';
 import { isId } from '../../shared/contract/ids.js';
 import { columnRange, isDateFilterText, type ColumnDef } from '../../shared/schema/derive.js';
 import type { Resource } from './registry.js';
 
 export const MAX_PAGE_SIZE = 500;
 const RESERVED = new Set(['current', 'size', 'ascs', 'descs']);
-const SUFFIXES = ['equal', 'notequal', 'like', 'ge', 'le', 'gt', 'lt', 'dategt', 'datelt', 'datege', 'datele', 'null', 'notnull'] as const;
-type Suffix = (typeof SUFFIXES)[number];
+const SUFFIXES = FILTER_SUFFIXES;
+type Suffix = FilterSuffix;
 const OPS: Record<string, string> = { equal: '=', notequal: '<>', ge: '>=', le: '<=', gt: '>', lt: '<', dategt: '>', datelt: '<', datege: '>=', datele: '<=' };
 
 /** A decimal number as a filter may spell it: 12, -3, 1.5, .5, 2e3 (no NaN, Infinity, hex or spaces). */
@@ -177,7 +179,9 @@ export function orderBy(r: Resource, query: Record<string, unknown>): string {
       used.add(col.column);
     }
   }
-  if (!used.has(r.keyColumn)) parts.push(`${quote(r.keyColumn)} DESC`);
+  // the key breaks ties in the direction of the last sort key, so one (tenant_id, column, key) index serves a
+  // column sorted either way (scanned forwards or backwards; sync.ts creates it for sortable list columns)
+  if (!used.has(r.keyColumn)) parts.push(`${quote(r.keyColumn)} ${parts.at(-1)?.endsWith(' ASC') ? 'ASC' : 'DESC'}`);
   return parts.join(', ');
 }
 

@@ -22,6 +22,7 @@ import type { ResourceSchema } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import { checkActions } from '../../shared/schema/check-actions.js';
 import { resourceSchemaFiles } from './schema-files.js';
+import { READABLE_SYSTEM_FIELDS } from '../../shared/contract/records.js';
 
 /** A schema that cannot be served: `file` names where it came from, `fault` what is wrong (en, as ajv says it). */
 export class SchemaLoadError extends Error {
@@ -92,7 +93,7 @@ export function checkSchema(schema: unknown): string[] {
   const names = new Map<string, number>();
   for (const f of dataFields(s.form)) names.set(f.name, (names.get(f.name) ?? 0) + 1);
   for (const [n, c] of names) if (c > 1) faults.push(`/form: field "${n}" is defined ${c} times`);
-  const known = new Set([...names.keys(), 'id', 'createTime', 'updateTime', 'createUser', 'createDept', 'status']);
+  const known = new Set<string>([...names.keys(), ...READABLE_SYSTEM_FIELDS]);
   for (const c of s.list?.columns ?? []) if (!known.has(c.field)) faults.push(`/list/columns: no field "${c.field}"`);
   for (const c of s.list?.search ?? []) if (!known.has(c.field)) faults.push(`/list/search: no field "${c.field}"`);
   if (s.tree) {

@@ -2,34 +2,22 @@
  * A record's workflow status (DESIGN §4 `actions.statusField`, `actions.statusDict`), read the same way by
  * the write path (locked statuses), the workflow actions and the statistics:
  *
- * - `statusOf(r, record)`: the status as a string; an empty one (null, undefined, '') counts as the status
- *   field's default, so a record created before the field existed reads as its initial status;
+ * - `statusOf(r, record)`: the status as a string (shared/schema/status.ts, which the client uses too); an
+ *   empty one counts as the status field's default;
  * - `statusLabel(db, spec, value)`: `{zh, en}` of the status from the system dictionary `statusDict`
  *   (blade_dict entries, cached 30 s per dictionary), or the value itself when there is none — used in the
  *   messages 当前状态为「待审核」，不能修改.
  */
 import { sql, type Db } from '../core/db/index.js';
-import type { ActionsSpec, FormNode } from '../../shared/schema/types.js';
+import type { ActionsSpec } from '../../shared/schema/types.js';
+import { statusOf as schemaStatusOf } from '../../shared/schema/status.js';
 import type { Resource } from './registry.js';
 
 type Row = Record<string, unknown>;
 
-/** The status field's node (for its default), if the resource has one. */
-function statusNode(r: Resource): FormNode | undefined {
-  const field = r.schema.actions?.statusField;
-  return field ? r.fields.find((f) => f.name === field)?.node : undefined;
-}
-
-/** The status of `record` as a string ('' when the resource has no status field). */
+/** The status of `record` (shared/schema/status.ts), for a served resource. */
 export function statusOf(r: Resource, record: Row): string {
-  const field = r.schema.actions?.statusField;
-  if (!field) return '';
-  const v = record[field];
-  if (v === null || v === undefined || v === '') {
-    const d = statusNode(r)?.default;
-    return d === undefined || d === null ? '' : String(d);
-  }
-  return String(v);
+  return schemaStatusOf(r.schema, record);
 }
 
 const LABEL_TTL_MS = 30_000;

@@ -31,7 +31,7 @@
  * periodic `resync` catches up with notifications a node missed while its LISTEN connection was down.
  */
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import { CHANNEL, type Channels } from '../core/channels.js';
 import { sql, type Db } from '../core/db/index.js';
 import { ApiError } from '../core/envelope.js';
 import { nextId } from '../core/ids.js';
@@ -41,7 +41,7 @@ import { SchemaLoadError, type Registry, type Resource } from './registry.js';
 import { planSync, SyncError, SYNC_LOCK, type SyncReport } from './sync.js';
 
 /** The NOTIFY channel of published schemas; the payload is the resource name. */
-export const SCHEMA_CHANNEL = 'kc_schema';
+export const SCHEMA_CHANNEL = CHANNEL.schema;
 /** The version number of the folder's schema. */
 export const FOLDER_VERSION = 0;
 
@@ -188,14 +188,12 @@ export class SchemaStore {
     return out;
   }
 
-  /** Reloads a resource whenever a node publishes it (`listener` is the kernel's LISTEN connection). */
-  async listen(listener: pg.Client): Promise<void> {
-    listener.on('notification', (n) => {
-      if (n.channel !== SCHEMA_CHANNEL || !n.payload) return;
-      const name = n.payload;
-      this.reload(name).catch((e) => this.log(`schema ${name}: reload failed: ${(e as Error).message}`));
+  /** Reloads a resource whenever a node publishes it (`kc_schema`, core/channels.ts). */
+  async listen(channels: Channels): Promise<void> {
+    await channels.subscribe(CHANNEL.schema, (payload) => {
+      if (!payload) return;
+      this.reload(payload).catch((e) => this.log(`schema ${payload}: reload failed: ${(e as Error).message}`));
     });
-    await listener.query(`LISTEN ${SCHEMA_CHANNEL}`);
   }
 
   /**

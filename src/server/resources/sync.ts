@@ -10,7 +10,8 @@
  * - Indexes (every one starting with tenant_id on tenant tables, DESIGN §12): the list order
  *   (tenant_id, create_time DESC, key DESC) over live rows; (tenant_id, create_user) and
  *   (tenant_id, create_dept) for myList and list-for-myCompany; a pg_trgm GIN index per `like` search field
- *   (DESIGN §13: ILIKE '%…%' is seconds without it); a b-tree per `equal` search field and per tree parent.
+ *   (DESIGN §13: ILIKE '%…%' is seconds without it); a b-tree per `equal` search field and per tree parent;
+ *   (tenant_id, column, key) over live rows per sortable list column (a sorted page is an index scan).
  *
  * Sync runs under a transaction-scoped advisory lock, so nodes starting together do not race.
  */
@@ -77,6 +78,13 @@ function indexStatements(r: Resource): string[] {
     } else {
       out.push(`CREATE INDEX IF NOT EXISTS ${q(`${tbl}_${col.column}_idx`)} ON ${q(tbl)} (${tenant}${q(col.column)})`);
     }
+  }
+  // a sortable list column gets (tenant_id, column, key) over live rows: a page sorted by it, either way, is an
+  // index scan instead of a sort of the whole tenant (query.ts breaks ties in the column's direction)
+  for (const c of r.schema.list?.columns ?? []) {
+    const col = r.byField.get(c.field);
+    if (!c.sortable || !col || col.kind === 'json' || col.column === r.keyColumn || col.column === 'create_time') continue;
+    out.push(`CREATE INDEX IF NOT EXISTS ${q(`${tbl}_${col.column}_sort`)} ON ${q(tbl)} (${tenant}${q(col.column)}, ${q(r.keyColumn)}) WHERE is_deleted = 0`);
   }
   if (r.schema.tree) {
     const col = r.byField.get(r.schema.tree.parentField)!;

@@ -4,7 +4,10 @@
  * The zh texts that the spec gives are kept verbatim (spec 000 §5, §8; DESIGN §6); the en texts are their
  * glosses. Placeholders are `{name}` and are filled by `format()`.
  */
-export type Lang = 'zh' | 'en';
+import type { Lang } from '../contract/lang.js';
+
+export type { Lang } from '../contract/lang.js';
+export { langFromHeader } from '../contract/lang.js';
 
 export const messages = {
   success: { zh: '操作成功', en: 'Operation succeeded' },
@@ -107,9 +110,3 @@ export function t(key: MessageKey, lang: Lang = 'zh', params?: Record<string, un
   return format(messages[key][lang], params);
 }
 
-/** Picks the language from an Accept-Language header: en when it prefers English, zh otherwise. */
-export function langFromHeader(header: string | undefined): Lang {
-  if (!header) return 'zh';
-  const first = header.split(',')[0]?.trim().toLowerCase() ?? '';
-  return first.startsWith('en') ? 'en' : 'zh';
-}

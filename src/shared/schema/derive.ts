@@ -16,6 +16,7 @@
  * numeric(p,s) by its precision, any number finite), ids and bigint-stored strings by the bigint range
  * (`ID_PATTERN`), and a bound that is the column's rather than the schema's reads "<label>超出允许范围".
  */
+import { DATE_PATTERNS } from '../contract/query.js';
 import { messages, format as fill } from '../i18n/messages.js';
 import { ID_PATTERN } from '../contract/ids.js';
 import { resolveTemplate } from './expression.js';
@@ -130,18 +131,7 @@ function bound(s: Record<string, unknown>, min: number, max: number): void {
   s.minimum = typeof s.minimum === 'number' ? Math.max(s.minimum, min) : min;
 }
 
-const DATE_PATTERNS: Record<string, string> = {
-  date: '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])$',
-  'date-time': '^\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]) ([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d$',
-  year: '^\\d{4}$',
-  month: '^\\d{4}-(0[1-9]|1[0-2])$',
-};
-export const DATE_FORMAT_TEXT: Record<string, string> = {
-  date: 'yyyy-MM-dd',
-  'date-time': 'yyyy-MM-dd HH:mm:ss',
-  year: 'yyyy',
-  month: 'yyyy-MM',
-};
+export { DATE_FORMAT_TEXT } from '../contract/query.js';
 
 function enumValues(node: FormNode): unknown[] | undefined {
   if (!node.enum) return undefined;
@@ -211,7 +201,7 @@ export function valueJsonSchema(node: FormNode): Record<string, unknown> {
 }
 
 /** Fields the server fills and the client may send back unchanged (they are dropped before validation). */
-export const SYSTEM_FIELDS = ['tenantId', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted'] as const;
+export { SYSTEM_FIELDS } from '../contract/records.js';
 
 /**
  * The record JSON Schema of a resource: closed (unknown fields are refused), key field optional. Besides the

@@ -18,6 +18,7 @@
  * achievement type, so that 华北分公司's research manager (`kygl_hb`) sees its company and the companies
  * below it, not another subsidiary's records (migration 0006 documents the same role for older databases).
  */
+import { buttonCode } from '../../../../shared/contract/grants.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql, type Db } from '../../../core/db/index.js';
@@ -86,9 +87,9 @@ interface MenuSeed {
 const ALL = Object.values(ROLE);
 const buttons = (code: string, name: string, nameEn: string, grants: Record<'view' | 'add' | 'edit' | 'delete', string[]>): MenuSeed[] => [
   { code: `${code}_view`, name: `查看${name}`, nameEn: `View ${nameEn}`, category: 2, grant: grants.view },
-  { code: `${code}_add`, name: `新增${name}`, nameEn: `Add ${nameEn}`, category: 2, grant: grants.add },
-  { code: `${code}_edit`, name: `修改${name}`, nameEn: `Edit ${nameEn}`, category: 2, grant: grants.edit },
-  { code: `${code}_delete`, name: `删除${name}`, nameEn: `Delete ${nameEn}`, category: 2, grant: grants.delete },
+  { code: buttonCode(code, 'add'), name: `新增${name}`, nameEn: `Add ${nameEn}`, category: 2, grant: grants.add },
+  { code: buttonCode(code, 'edit'), name: `修改${name}`, nameEn: `Edit ${nameEn}`, category: 2, grant: grants.edit },
+  { code: buttonCode(code, 'remove'), name: `删除${name}`, nameEn: `Delete ${nameEn}`, category: 2, grant: grants.delete },
 ];
 
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
