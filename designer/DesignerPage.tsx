@@ -29,7 +29,7 @@ import type { Engine } from '@pind/designable-core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 import type { ResourceSchema } from '../src/shared/schema/types.js';
-import { currentRole, useSession } from '../src/client/shell/session.js';
+import { currentRole, useSession } from '../src/client/runtime/session.js';
 import { useLocalEditorAssets } from './assets.js';
 import { canvasComponents } from './canvas.js';
 import { createEngine, loadTree, setDesignerLanguage } from './engine.js';
@@ -65,6 +65,8 @@ export interface DesignerStudioProps {
 /** The studio itself (the page without the loading of the resource; tests render it directly). */
 export function DesignerStudio({ engine, form, resource, title, onBack }: DesignerStudioProps) {
   const { t } = useTranslation();
+  // the registry as it is when the studio opens (a component registered since is on the canvas too)
+  const canvas = useMemo(() => canvasComponents(), []);
   return (
     <Designer engine={engine} theme="light">
       <StudioPanel
@@ -95,7 +97,7 @@ export function DesignerStudio({ engine, form, resource, title, onBack }: Design
               <Typography.Text type="secondary">{t('dz.paletteHint')}</Typography.Text>
             </ToolbarPanel>
             <ViewportPanel style={{ height: '100%' }}>
-              <ViewPanel type="DESIGNABLE">{() => <ComponentTreeWidget components={canvasComponents} />}</ViewPanel>
+              <ViewPanel type="DESIGNABLE">{() => <ComponentTreeWidget components={canvas} />}</ViewPanel>
             </ViewportPanel>
           </WorkspacePanel>
         </Workspace>

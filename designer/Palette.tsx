@@ -1,8 +1,10 @@
 /**
- * The left palette (spec 002 §2): the palette items in their groups. Each item is a Designable source (drag it
- * onto the canvas) and a button (click it: it goes into the selected container, after the selected field, or at
- * the end of the form). A click obeys the same rules as a drop (`TreeNode.allowAppend`, which asks the
- * behaviours' `allowDrop`: designer/rules `dropRefusal`); a refusal says why.
+ * The left palette (spec 002 §2): the palette items in their groups (designer/palette `palette()`, made of the
+ * component registrations), each with its icon and title in the session language. Each item is a Designable
+ * source (drag it onto the canvas) and a button (click it: it goes into the selected container — into the
+ * row of a selected sub-form —, after the selected field, or at the end of the form). A click obeys the same
+ * rules as a drop (`TreeNode.allowAppend`, which asks the behaviours' `allowDrop`: designer/rules
+ * `dropRefusal`); a refusal says why.
  */
 import React, { useMemo } from 'react';
 import { App } from 'antd';
@@ -11,7 +13,7 @@ import { ResourceWidget, useWorkbench } from '@pind/designable-react';
 import type { IResource, TreeNode } from '@pind/designable-core';
 import { useTranslation } from 'react-i18next';
 import { chainOf, ensureNames, nodeKind, paletteResources } from './engine.js';
-import { PALETTE, PALETTE_GROUPS } from './palette.js';
+import { kindTitle, palette, PALETTE_GROUPS } from './palette.js';
 import { dropRefusal, type Refusal } from './rules.js';
 
 export interface AddResult {
@@ -25,8 +27,9 @@ export function addFromPalette(tree: TreeNode, selected: TreeNode | undefined, s
   let after: TreeNode | undefined;
   const sel = selected && selected.root === tree ? selected : undefined;
   if (sel && !sel.isRoot) {
-    const kind = nodeKind(sel);
-    if (kind === 'subform') container = sel.children.find((c) => nodeKind(c) === 'items') ?? sel;
+    // a sub-form takes fields into its row
+    const row = sel.children.find((c) => nodeKind(c) === 'items');
+    if (row) container = row;
     else if (sel.designerProps?.droppable) container = sel;
     else {
       after = sel;
@@ -45,29 +48,34 @@ export function addFromPalette(tree: TreeNode, selected: TreeNode | undefined, s
   return { added: node };
 }
 
+/** The palette panel. */
 export const Palette = observer(() => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   const { message } = App.useApp();
   const workbench = useWorkbench();
+  const items = useMemo(() => palette(), []);
   const resources = useMemo(() => paletteResources(), []);
   const click = (res: IResource) => {
     const ws = workbench.activeWorkspace ?? workbench.currentWorkspace;
     if (!ws) return;
     const source = res.node.children[0];
     const { refusal } = addFromPalette(ws.operation.tree, ws.operation.selection.selectedNodes[0], source);
-    if (refusal) void message.warning(t(refusal.key, { name: t(`dz.item.${refusal.kind}`, { defaultValue: refusal.kind }) }));
+    if (refusal) void message.warning(t(refusal.key, { name: kindTitle(refusal.kind, lang) ?? refusal.kind }));
   };
   return (
     <div className="kc-dz-palette">
       <div className="kc-dz-palette-hint">{t('dz.paletteHint')}</div>
       {PALETTE_GROUPS.map((group) => {
-        const items = PALETTE.filter((p) => p.group === group);
-        const sources = items.map((p) => resources.get(p.key)!);
+        const inGroup = items.filter((p) => p.group === group);
+        if (!inGroup.length) return null;
+        const sources = inGroup.map((p) => resources.get(p.key)!);
         return (
           <ResourceWidget key={group} title={t(`dz.group.${group}`)} sources={[sources]} defaultExpand>
             {
               ((res: IResource) => {
-                const item = items[sources.indexOf(res)];
+                const item = inGroup[sources.indexOf(res)];
+                const Icon = item.icon;
                 return (
                   <div
                     key={item.key}
@@ -79,7 +87,12 @@ export const Palette = observer(() => {
                     onClick={() => click(res)}
                     onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && click(res)}
                   >
-                    <span className="dn-resource-item-text">{t(`dz.item.${item.key}`)}</span>
+                    {Icon && (
+                      <span className="kc-dz-palette-icon" aria-hidden="true">
+                        <Icon />
+                      </span>
+                    )}
+                    <span className="dn-resource-item-text">{item.title[lang]}</span>
                   </div>
                 );
               }) as never

@@ -7,9 +7,10 @@
  *   decorator (DESIGN §1.2: the canvas shows the widgets the runtime renders), labels in the session language,
  *   expressions (`{{ }}`) left out (they belong to a filled form). The element carrying the node id is the
  *   decorator (FormItem) when there is one, else the component.
- * - Containers: `Card` (group), `FormGrid`, sub-forms (`ArrayTable` and the other array components: their
- *   row's fields side by side in a drop area) and other void layout components (a titled drop area) take
- *   drops; empty ones say where to drop.
+ * - Containers, as their registrations say (`designer: { canvas }`, src/client/components/catalog.tsx): a
+ *   group (`Card`), a grid (`FormGrid`), a title (`Text`), sub-forms (`ArrayTable` and the other array
+ *   components: their row's fields side by side in a drop area) and other void layout components (a titled
+ *   drop area: tabs, collapse, steps, layout, space, button group) take drops; empty ones say where to drop.
  * - `Form`: the root, a FormLayout with the form's layout props (label width and position, gutter).
  */
 import React, { useMemo } from 'react';
@@ -20,7 +21,7 @@ import { FormGrid, FormItem, FormLayout } from '@formily/antd-v5';
 import { FormPath } from '@formily/shared';
 import { DroppableWidget, TreeNodeWidget, useComponents, useDesigner, useNodeIdProps, useTreeNode } from '@pind/designable-react';
 import { useTranslation } from 'react-i18next';
-import { components as registry } from '../src/client/components/registry.js';
+import { canvasKinds, components as registry, type CanvasKind } from '../src/client/components/registry.js';
 import { Text } from '../src/client/components/Layout.js';
 import { localizeSchema } from '../src/client/runtime/schema.js';
 import { isRequired } from './rules.js';
@@ -190,24 +191,14 @@ export const FormCanvas = observer((props: AnyProps) => {
   );
 });
 
-/** The component map of the canvas: the runtime registry, with the containers above in place of theirs. */
-export const canvasComponents: AnyProps = {
-  ...registry,
-  FormItem,
-  Form: FormCanvas,
-  Field: FieldCanvas,
-  Card: CardCanvas,
-  FormGrid: GridCanvas,
-  Text: TextCanvas,
-  ArrayTable: SubFormCanvas,
-  ArrayItems: SubFormCanvas,
-  ArrayCards: SubFormCanvas,
-  ArrayCollapse: SubFormCanvas,
-  ArrayTabs: SubFormCanvas,
-  FormTab: VoidBox,
-  FormCollapse: VoidBox,
-  FormStep: VoidBox,
-  FormLayout: VoidBox,
-  Space: VoidBox,
-  FormButtonGroup: VoidBox,
-};
+/** What draws each kind of container on the canvas. */
+const CANVAS: Record<CanvasKind, React.ComponentType<any>> = { group: CardCanvas, grid: GridCanvas, text: TextCanvas, subform: SubFormCanvas, box: VoidBox };
+
+/**
+ * The component map of the canvas: the runtime registry (as registered now), with the containers drawn as
+ * their registrations' `canvas` says.
+ */
+export function canvasComponents(): AnyProps {
+  const drawn = Object.fromEntries(Object.entries(canvasKinds()).map(([name, kind]) => [name, CANVAS[kind]]));
+  return { ...registry, FormItem, ...drawn, Form: FormCanvas, Field: FieldCanvas };
+}

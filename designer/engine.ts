@@ -2,9 +2,10 @@
  * The Designable engine of the form designer:
  *
  * - behaviours: the root `Form` (droppable, fixed) and one behaviour per kind of `Field` node (designer/palette
- *   `kindOf`): which nodes take children (groups, grids, a sub-form's row, other layout nodes), and the drop
- *   rules of spec 002 §5 as `allowDrop` (designer/rules `dropRefusal`) — Designable asks it for a drag and
- *   our palette asks it for a click, so both obey the same rule;
+ *   `kindOf`, `kindSpec`: data of the component registrations): which nodes take children (groups, grids, a
+ *   sub-form's row, other layout nodes), and the drop rules of spec 002 §5 as `allowDrop` (designer/rules
+ *   `dropRefusal`) — Designable asks it for a drag and our palette asks it for a click, so both obey the same
+ *   rule. They are registered again when the registry changed since (a component registered later);
  * - resources: the palette items as Designable sources (for dragging), each made of the item's schema through
  *   the transformer, so a sub-form arrives with its row;
  * - effects: history of at most 20 steps (spec 002 §4); a fresh property key for every node that arrives
@@ -32,14 +33,16 @@ import {
   type ITreeNode,
   type Workspace,
 } from '@pind/designable-core';
+import { registryVersion } from '../src/client/components/registry.js';
 import { designerTexts } from './texts.js';
-import { CONTAINER_KINDS, kindOf, PALETTE, type PaletteItem } from './palette.js';
+import { kindOf, kindSpec, palette, type PaletteItem } from './palette.js';
 import { dropRefusal, freshName, HISTORY_STEPS } from './rules.js';
 import { formToTree, type DesignedForm } from './transform.js';
 import type { FormNode } from '../src/shared/schema/types.js';
 
-const tx = (key: string) => designerTexts[key] ?? { zh: key, en: key };
-const locales = (key: string) => ({ 'zh-CN': { title: tx(key).zh }, 'en-US': { title: tx(key).en } });
+const locales = (t: { zh: string; en: string }) => ({ 'zh-CN': { title: t.zh }, 'en-US': { title: t.en } });
+/** A kind's title for Designable's outline; kinds without one (other layout nodes) read 字段. */
+const kindLocales = (kind: string) => locales(kindSpec(kind).title ?? designerTexts['dz.item.field']);
 
 /** The props of `node`'s container chain: the node first, then its ancestors up to the root. */
 export function chainOf(node: TreeNode | undefined): Record<string, any>[] {
@@ -48,36 +51,37 @@ export function chainOf(node: TreeNode | undefined): Record<string, any>[] {
   return out;
 }
 
+/** The kind of a tree node (designer/palette `kindOf`; the root is `form`). */
 export const nodeKind = (node: TreeNode) => (node.componentName === 'Form' ? 'form' : kindOf(node.props, node.parent?.props));
 
-const KINDS = [...PALETTE.map((p) => p.key), 'items', 'layout', 'field'];
-
-let registered = false;
-/** Registers the behaviours (once per page). */
+let registeredAt: number | undefined;
+/** Registers the behaviours (once per page, and again after the registry changed). */
 export function registerBehaviors(): void {
-  if (registered) return;
-  registered = true;
+  if (registeredAt === registryVersion()) return;
+  registeredAt = registryVersion();
+  const kinds = [...palette().map((p) => p.key), 'items', 'layout', 'field'];
   const Behavior = createBehavior(
     createBehavior({
       name: 'Form',
       selector: (node) => node.componentName === 'Form',
       designerProps: { droppable: true, draggable: false, deletable: false, cloneable: false },
-      designerLocales: locales('dz.item.form'),
+      designerLocales: kindLocales('form'),
     }),
-    ...KINDS.map((kind) =>
-      createBehavior({
+    ...kinds.map((kind) => {
+      const { designer } = kindSpec(kind);
+      return createBehavior({
         name: `kc.${kind}`,
         selector: (node) => node.componentName === 'Field' && kindOf(node.props, node.parent?.props) === kind,
         designerProps: (node: TreeNode) => ({
-          droppable: CONTAINER_KINDS.has(kind),
-          draggable: kind !== 'items',
-          deletable: kind !== 'items',
-          cloneable: kind !== 'items',
+          droppable: !!designer.container,
+          draggable: !designer.fixed,
+          deletable: !designer.fixed,
+          cloneable: !designer.fixed,
           allowDrop: (parent: TreeNode) => dropRefusal(node.props, chainOf(parent)) === null,
         }),
-        designerLocales: locales(kind === 'items' ? 'dz.item.items' : kind === 'layout' || kind === 'field' ? 'dz.item.field' : `dz.item.${kind}`),
-      }),
-    ),
+        designerLocales: kindLocales(kind),
+      });
+    }),
   );
   // a "behaviour host" per Designable's registry (it replaces what was registered before)
   GlobalRegistry.registerDesignerBehaviors({ KechuangDesigner: { Behavior } });
@@ -95,12 +99,7 @@ export function paletteElement(item: PaletteItem): ITreeNode {
 
 /** The palette items as Designable resources (sources of drags), in palette order. */
 export function paletteResources(): Map<string, IResource> {
-  return new Map(
-    PALETTE.map((item) => [
-      item.key,
-      createResource({ title: { 'zh-CN': tx(`dz.item.${item.key}`).zh, 'en-US': tx(`dz.item.${item.key}`).en }, elements: [paletteElement(item)] })[0],
-    ]),
-  );
+  return new Map(palette().map((item) => [item.key, createResource({ title: { 'zh-CN': item.title.zh, 'en-US': item.title.en }, elements: [paletteElement(item)] })[0]]));
 }
 
 /** The node whose data scope `node` is in: the nearest object (a sub-form's row) or the root. */
@@ -113,7 +112,7 @@ function scopeOf(node: TreeNode): TreeNode {
 export function ensureNames(node: TreeNode): void {
   const visit = (n: TreeNode) => {
     const kind = nodeKind(n);
-    if (kind !== 'items' && kind !== 'form') {
+    if (!kindSpec(kind).designer.fixed) {
       const scope = scopeOf(n);
       const mine = new Set([n, ...n.descendants]);
       const taken = new Set(scope.descendants.filter((d) => !mine.has(d) && d.props?.name).map((d) => String(d.props.name)));

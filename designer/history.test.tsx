@@ -94,5 +94,7 @@ describe('designer history', () => {
     // the oldest kept step has 24 - 19 = 5 fields
     expect(tree().children).toHaveLength(5);
     await waitFor(() => expect(undoButton().disabled).toBe(true));
-  });
+    // 24 additions, each redrawing a canvas that grows by one field: ~25 s alone, twice that while the other
+    // client test files run beside it on this 2-core machine
+  }, 180_000);
 });

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { FakeServer, renderApp, setLang } from '../src/client/runtime/test-utils.js';
-import { updateSession } from '../src/client/shell/session.js';
+import { updateSession } from '../src/client/runtime/session.js';
 import './test-utils.js';
 import DesignerPage from './DesignerPage.js';
 

@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 /**
  * One registry (DESIGN §1.2): every widget the designer's palette offers is a widget the runtime renders —
- * each item's component is registered in src/client/components/registry.ts (with designer metadata), renders
+ * each item comes from a component registration (src/client/components/catalog.tsx, with registry metadata),
+ * its component resolves in the runtime registry, renders
  * through the runtime's SchemaField in an editable and a read-only form, is recognised again by `kindOf`, and
  * a form made of all of them is a valid resource schema (the meta-schema) from which the server derives its
  * record schema and table columns.
@@ -18,8 +19,7 @@ import { FakeServer, renderApp } from '../src/client/runtime/test-utils.js';
 import { prepareFormSchema } from '../src/client/runtime/schema.js';
 import { recordJsonSchema } from '../src/shared/schema/derive.js';
 import type { ResourceSchema } from '../src/shared/schema/types.js';
-import { kindOf, PALETTE, PALETTE_GROUPS, paletteItem } from './palette.js';
-import { designerTexts } from './texts.js';
+import { kindOf, palette, PALETTE_GROUPS, paletteItem } from './palette.js';
 
 const SPEC_ITEMS: Record<string, string[]> = {
   layout: ['card', 'subform', 'title'],
@@ -35,7 +35,7 @@ const SPEC_ITEMS: Record<string, string[]> = {
 function allItemsForm() {
   return {
     type: 'object' as const,
-    properties: Object.fromEntries(PALETTE.map((p) => [`f_${p.key}`, p.schema])),
+    properties: Object.fromEntries(palette().map((p) => [`f_${p.key}`, p.schema])),
   };
 }
 
@@ -45,16 +45,19 @@ describe('palette', () => {
       expect(PALETTE_GROUPS).toContain(group);
       for (const k of keys) expect(paletteItem(k)?.group, k).toBe(group);
     }
-    for (const p of PALETTE) {
-      expect(designerTexts[`dz.item.${p.key}`]?.zh, p.key).toBeTruthy();
-      expect(designerTexts[`dz.item.${p.key}`]?.en, p.key).toBeTruthy();
-      expect(p.schema.title ?? p.key, p.key).toBeTruthy();
+    for (const p of palette()) {
+      expect(p.title.zh.trim(), p.key).toBeTruthy();
+      expect(p.title.en.trim(), p.key).toBeTruthy();
+      if (p.schema.title !== undefined) expect([p.schema.title, p.schema.titleEn], p.key).toEqual([p.title.zh, p.title.en]);
     }
+    // every group has items, in the spec's order within it
+    expect(PALETTE_GROUPS.map((g) => palette().filter((p) => p.group === g).map((p) => p.key))).toEqual(Object.values(SPEC_ITEMS).map((keys) => expect.arrayContaining(keys)));
+    expect(palette().filter((p) => p.group === 'input').map((p) => p.key)).toEqual(SPEC_ITEMS.input);
   });
 
   it('names only components of the runtime registry, each with designer metadata', () => {
-    const described = new Set(registryEntries.map((e) => e.name));
-    for (const p of PALETTE) {
+    const described = new Set(registryEntries().map((e) => e.name));
+    for (const p of palette()) {
       expect(p.schema['x-component'], p.key).toBe(p.component);
       expect(resolveComponent(p.component), p.key).toBeTruthy();
       expect(described.has(p.component), p.key).toBe(true);
@@ -64,7 +67,7 @@ describe('palette', () => {
   });
 
   it('recognises every item again from its schema', () => {
-    for (const p of PALETTE) expect(kindOf(p.schema as Record<string, unknown>), p.key).toBe(p.key);
+    for (const p of palette()) expect(kindOf(p.schema as Record<string, unknown>), p.key).toBe(p.key);
   });
 
   it('renders every item through the runtime SchemaField, editable and read-only', async () => {
@@ -77,7 +80,7 @@ describe('palette', () => {
           <SchemaField schema={schema as never} />
         </FormProvider>,
       );
-      for (const p of PALETTE) {
+      for (const p of palette()) {
         // a layout item without a title (the grid) renders its (empty) container; the others show their label
         if (p.schema.title && p.key !== 'title' && p.key !== 'card') expect(container.textContent, `${p.key} ${readPretty}`).toContain(p.schema.title);
         expect(form.query(`f_${p.key}`).take() ?? p.schema.type === 'void', p.key).toBeTruthy();
@@ -94,6 +97,6 @@ describe('palette', () => {
     const resource = { name: 'demo/all', title: '全部', titleEn: 'All', api: '/api/demo/all', table: 'demo_all', endpoints: ['list'], form: allItemsForm() };
     expect(validate(resource), JSON.stringify(validate.errors)).toBe(true);
     const record = recordJsonSchema(resource as unknown as ResourceSchema) as { properties: Record<string, unknown> };
-    expect(Object.keys(record.properties)).toEqual(expect.arrayContaining(PALETTE.filter((p) => p.schema.type !== 'void').map((p) => `f_${p.key}`)));
+    expect(Object.keys(record.properties)).toEqual(expect.arrayContaining(palette().filter((p) => p.schema.type !== 'void').map((p) => `f_${p.key}`)));
   });
 });

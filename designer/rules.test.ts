@@ -22,8 +22,8 @@ describe('drop rules', () => {
   });
 
   it('refuses a group in a group, at any depth, and allows it elsewhere', () => {
-    expect(dropRefusal(card, [card, root])).toEqual({ key: 'dz.rule.groupInGroup', kind: 'card' });
-    expect(dropRefusal(card, [schema('grid'), card, root])).toEqual({ key: 'dz.rule.groupInGroup', kind: 'card' });
+    expect(dropRefusal(card, [card, root])).toEqual({ key: 'dz.rule.nested', kind: 'card' });
+    expect(dropRefusal(card, [schema('grid'), card, root])).toEqual({ key: 'dz.rule.nested', kind: 'card' });
     expect(dropRefusal(card, [root])).toBeNull();
     expect(dropRefusal(schema('subform'), [card, root])).toBeNull();
     expect(dropRefusal(schema('richtext'), [card, root])).toBeNull();

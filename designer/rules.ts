@@ -3,37 +3,31 @@
  * clicks, through Designable's `allowDrop`), the settings panel and the tests share them:
  *
  * - `dropRefusal(source, chain)`: why `source` may not go into the container whose chain of props (the
- *   container first, then its ancestors up to the root) is `chain`, or null. A sub-form, rich text, map or group
- *   cannot go into a sub-form; a group cannot go into a group (anywhere inside one). Layout nodes that are not
- *   fields (title, grid, other void containers) cannot go into a sub-form either: a sub-form's row is a table
- *   row whose cells are fields (the runtime makes each of its properties a column).
+ *   container first, then its ancestors up to the root) is `chain`, or null. The rules are data of the
+ *   component registrations (`designer: { inSubform, nestsInItself, subform }`, see
+ *   src/client/components/catalog.tsx): a sub-form, rich text, map or group cannot go into a sub-form; a
+ *   group cannot go into a group (anywhere inside one). Layout nodes that are not fields (title, grid, other
+ *   void containers) cannot go into a sub-form either: a sub-form's row is a table row whose cells are fields
+ *   (the runtime makes each of its properties a column).
  * - `requiredRule(node, name, on)` / `patternRule(...)`: the rules the required switch and the pattern add,
- *   with the spec's messages: label + 必须填写 (请输入 + label for arrays), 请选择 + label for choices,
+ *   with the spec's messages: label + 必须填写 (请输入 + label for arrays), 请选择 + label for choices (the
+ *   kinds whose registration says `designer: { choice: true }`),
  *   label + 格式不匹配 for a pattern; each with its English twin (`messageEn`).
  * - `duplicateOptionValue(options)`: the first value used twice in an option list or tree (→ 'value重复').
  * - `validName(name)`, `HISTORY_STEPS`, the limits of §9.
  */
-import { kindOf, SELECT_KINDS } from './palette.js';
+import { SETTINGS_LIMITS } from '../src/client/components/registry.js';
+import { kindOf, kindSpec } from './palette.js';
 import type { FieldRule, FormNode } from '../src/shared/schema/types.js';
 
 type AnyNode = Record<string, any>;
 
 /** At most this many steps of history (spec 002 §4, §9). */
 export const HISTORY_STEPS = 20;
-export const LIMITS = {
-  labelWidth: [80, 200],
-  gutter: [0, 60],
-  width: [100, 2000],
-  span: [8, 24],
-  indent: [1, 4],
-  precision: [0, 10],
-  fileSize: [0, Number.MAX_SAFE_INTEGER],
-  limit: [1, 1000],
-} as const;
+/** The limits of spec 002 §9 (one definition, shared with the registrations' settings). */
+export const LIMITS = SETTINGS_LIMITS;
 
-const NOT_IN_SUBFORM = new Set(['subform', 'richtext', 'map', 'card', 'grid', 'title', 'layout']);
-
-export type Refusal = { key: 'dz.rule.notInSubform' | 'dz.rule.groupInGroup' | 'dz.rule.refused'; kind: string };
+export type Refusal = { key: 'dz.rule.notInSubform' | 'dz.rule.nested' | 'dz.rule.refused'; kind: string };
 
 /**
  * Why `source` cannot be put into the container `chain[0]` (ancestors follow, root last), or null when it can.
@@ -41,10 +35,11 @@ export type Refusal = { key: 'dz.rule.notInSubform' | 'dz.rule.groupInGroup' | '
  */
 export function dropRefusal(source: AnyNode, chain: AnyNode[]): Refusal | null {
   const kind = kindOf(source);
+  const rules = kindSpec(kind).designer;
   const kinds = chain.map((p, i) => kindOf(p, chain[i + 1]));
-  const inSubform = kinds.some((k) => k === 'subform' || k === 'items');
-  if (inSubform && NOT_IN_SUBFORM.has(kind)) return { key: 'dz.rule.notInSubform', kind };
-  if (kind === 'card' && kinds.includes('card')) return { key: 'dz.rule.groupInGroup', kind };
+  const inSubform = kinds.some((k) => kindSpec(k).designer.subform);
+  if (inSubform && rules.inSubform === false) return { key: 'dz.rule.notInSubform', kind };
+  if (rules.nestsInItself === false && kinds.includes(kind)) return { key: 'dz.rule.nested', kind };
   return null;
 }
 
@@ -61,8 +56,7 @@ const labels = (node: AnyNode, name: string) => ({ zh: (node.title as string) ||
 /** The required rule of `node` (spec 002 §5 messages). */
 export function requiredRule(node: AnyNode, name: string, parent?: AnyNode): FieldRule {
   const l = labels(node, name);
-  const kind = kindOf(node, parent);
-  if (SELECT_KINDS.has(kind)) return { required: true, message: `请选择${l.zh}`, messageEn: `Please select ${l.en}` };
+  if (kindSpec(kindOf(node, parent)).designer.choice) return { required: true, message: `请选择${l.zh}`, messageEn: `Please select ${l.en}` };
   if (node.type === 'array') return { required: true, message: `请输入${l.zh}`, messageEn: `Please enter ${l.en}` };
   return { required: true, message: `${l.zh}必须填写`, messageEn: `${l.en} is required` };
 }

@@ -13,6 +13,12 @@
  * range and precision (0–10), rate count, slider range (min ≥ 0, below max), rich-text height, title style,
  * grid columns, sub-form max rows.
  *
+ * What differs from one kind of node to another is data of the component registrations (DESIGN §1.2,
+ * src/client/components/catalog.tsx `settings`): which common settings apply (label, placeholder, default,
+ * pattern), where options come from (`options`), and the component's own settings (`fields`: number, text,
+ * choice and switch controls on a prop path), rendered here by `SettingControl`. A component registered
+ * with settings gets its form without touching this file.
+ *
  * Form properties write into the root: label position (left, right, top), label width 80–200, gutter 0–60
  * (`gridColumnGap`), dialog width, and detail mode / read-only / disabled (the form's `x-pattern`).
  */
@@ -23,8 +29,9 @@ import { observer } from '@formily/react';
 import { useSelectedNode, useTree } from '@pind/designable-react';
 import type { TreeNode } from '@pind/designable-core';
 import { useTranslation } from 'react-i18next';
+import type { Bound, OptionsSetting, SettingField, TextRef } from '../src/client/components/registry.js';
 import { nodeKind } from './engine.js';
-import { OPTION_KINDS, SELECT_KINDS, TREE_OPTION_KINDS } from './palette.js';
+import { kindSpec, kindTitle } from './palette.js';
 import { isRequired, LIMITS, optionProblem, patternOf, relabel, validName, withPattern, withRequired, type OptionNode } from './rules.js';
 
 type AnyProps = Record<string, any>;
@@ -311,15 +318,16 @@ function OptionCell({ value, placeholder, aria, onCommit }: { value: string; pla
   return <Input aria-label={aria} placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} onBlur={commit} onPressEnter={commit} />;
 }
 
-function OptionsSettings({ node, kind }: { node: TreeNode; kind: string }) {
+/** The options of a node: a list or a tree edited here, or a dictionary code; `spec.switchTo` lets the user switch. */
+function OptionsSettings({ node, spec }: { node: TreeNode; spec: OptionsSetting }) {
   const { t } = useTranslation();
-  const remote = kind === 'dict';
-  const canRemote = kind === 'select' || kind === 'dict';
+  const remote = spec.source === 'dictionary';
   const setSource = (s: 'static' | 'remote') => {
-    if (s === 'remote' && !remote) node.setProps({ 'x-component': 'DictSelect', enum: undefined, 'x-component-props': { ...(node.props['x-component-props'] ?? {}), code: '' } });
-    if (s === 'static' && remote) {
+    if (!spec.switchTo || s === (remote ? 'remote' : 'static')) return;
+    if (s === 'remote') node.setProps({ 'x-component': spec.switchTo, enum: undefined, 'x-component-props': { ...(node.props['x-component-props'] ?? {}), code: '' } });
+    else {
       const { code: _c, biz: _b, ...rest } = node.props['x-component-props'] ?? {};
-      node.setProps({ 'x-component': 'Select', enum: [], 'x-component-props': Object.keys(rest).length ? rest : undefined });
+      node.setProps({ 'x-component': spec.switchTo, enum: [], 'x-component-props': Object.keys(rest).length ? rest : undefined });
     }
   };
   const options = (Array.isArray(node.props.enum) ? node.props.enum : []).map((e: unknown) => (e && typeof e === 'object' ? e : { label: String(e), value: e })) as OptionNode[];
@@ -328,7 +336,7 @@ function OptionsSettings({ node, kind }: { node: TreeNode; kind: string }) {
       <Typography.Title level={5} style={{ fontSize: 13 }}>
         {t('dz.prop.options')}
       </Typography.Title>
-      {canRemote && (
+      {spec.switchTo && (
         <Form.Item label={t('dz.prop.optionSource')}>
           <Radio.Group
             optionType="button"
@@ -348,63 +356,100 @@ function OptionsSettings({ node, kind }: { node: TreeNode; kind: string }) {
           <SwitchProp label={t('dz.prop.dictBiz')} checked={!!node.props['x-component-props']?.biz} onChange={(v) => setNodeProp(node, 'x-component-props.biz', v || undefined)} />
         </>
       ) : (
-        <OptionsEditor value={options} tree={TREE_OPTION_KINDS.has(kind)} onChange={(v) => node.setProps({ enum: v })} />
+        <OptionsEditor value={options} tree={spec.source === 'tree'} onChange={(v) => node.setProps({ enum: v })} />
       )}
     </>
   );
 }
 
+/** A text of the settings: a key of the UI texts, or both languages inline. */
+function useText(): (ref: TextRef) => string {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  return (ref) => (typeof ref === 'string' ? t(ref) : ref[lang]);
+}
+
+/** The value of a bound of a number setting for the node's props (another prop, plus an offset). */
+const boundOf = (props: AnyProps, b: Bound | undefined): number | undefined =>
+  b === undefined || typeof b === 'number' ? b : Number(getIn(props, b.path) ?? b.fallback) + (b.offset ?? 0);
+
+/** One setting of a registration (`SettingField`, components/registration.ts), written into the node's props. */
+function SettingControl({ node, field }: { node: TreeNode; field: SettingField }) {
+  const text = useText();
+  const label = text(field.label);
+  const p = node.props;
+  switch (field.type) {
+    case 'number': {
+      const min = boundOf(p, field.min);
+      const max = boundOf(p, field.max);
+      return <NumberProp node={node} path={field.path} label={label} min={min} max={min !== undefined && max !== undefined ? Math.max(min, max) : max} precision={field.precision} />;
+    }
+    case 'text':
+      return <TextProp node={node} path={field.path} label={label} />;
+    case 'choice':
+      return (
+        <Form.Item label={label}>
+          <Radio.Group
+            size="small"
+            optionType="button"
+            value={getIn(p, field.path) ?? field.fallback}
+            onChange={(e) => setNodeProp(node, field.path, e.target.value)}
+            options={field.options.map((o) => ({ value: o.value, label: text(o.label) }))}
+          />
+        </Form.Item>
+      );
+    case 'switch': {
+      const on = field.on ?? true;
+      const [head] = field.path.split('.');
+      return (
+        <SwitchProp
+          label={label}
+          checked={getIn(p, field.path) === on}
+          // one step of history: the prop and the patch together
+          onChange={(v) => node.setProps({ ...(v ? field.patch?.on : field.patch?.off), [head]: setIn({ [head]: p[head] }, field.path, v ? on : undefined)?.[head] })}
+        />
+      );
+    }
+  }
+}
+
 const TYPES = ['string', 'number', 'integer', 'boolean', 'array', 'object'] as const;
 
-/** 字段属性: the selected node's settings. */
+/**
+ * 字段属性: the selected node's settings — the common ones, minus those its registration turns off, then its
+ * options and its registration's own settings (designer/palette `kindSpec`).
+ */
 export const FieldSettings = observer(() => {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const node = useSelectedNode();
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
   if (!node || node.isRoot || node.componentName !== 'Field') return <Empty description={t('dz.selectField')} image={Empty.PRESENTED_IMAGE_SIMPLE} />;
   const kind = nodeKind(node);
+  const spec = kindSpec(kind);
+  const settings = spec.settings;
   const p = node.props;
   const isVoid = p.type === 'void';
   const name = String(p.name ?? '');
-  const parentKind = node.parent ? nodeKind(node.parent) : 'form';
-  const inGrid = parentKind === 'grid';
-  const gridColumns = inGrid ? Number(node.parent?.props['x-component-props']?.maxColumns ?? 24) : 24;
+  const gridColumnsPath = node.parent ? kindSpec(nodeKind(node.parent)).designer.gridColumns : undefined;
+  const inGrid = !!gridColumnsPath;
+  const gridColumns = gridColumnsPath ? Number(getIn(node.parent?.props, gridColumnsPath) ?? 24) : 24;
   const compProp = (path: string) => `x-component-props.${path}`;
   const setRequired = (on: boolean) => node.setProps({ required: undefined, 'x-validator': withRequired(p, name, on, node.parent?.props) });
   const pattern = p['x-pattern'];
   const display = p['x-display'];
-  if (kind === 'items') return <Empty description={t('dz.item.items')} image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  if (!settings) return <Empty description={kindTitle(kind, lang)} image={Empty.PRESENTED_IMAGE_SIMPLE} />;
+  const own = settings.fields.map((f, i) => <SettingControl key={`${f.path}.${i}`} node={node} field={f} />);
   return (
     <Form layout="vertical" size="small" className="kc-dz-field-settings" key={node.id}>
       <Form.Item label={t('dz.prop.type')}>
-        <Typography.Text code>{t(`dz.item.${kind}`, { defaultValue: String(p['x-component'] ?? kind) })}</Typography.Text>
+        <Typography.Text code>{kindTitle(kind, lang) ?? String(p['x-component'] ?? kind)}</Typography.Text>
       </Form.Item>
       <NameInput node={node} />
-      {kind !== 'grid' && <LabelInputs node={node} />}
-      {kind === 'title' && (
-        <Form.Item label={t('dz.prop.titleMode')}>
-          <Radio.Group
-            size="small"
-            optionType="button"
-            value={p['x-component-props']?.mode ?? 'title'}
-            onChange={(e) => setNodeProp(node, compProp('mode'), e.target.value)}
-            options={[
-              { value: 'title', label: t('dz.prop.titleMode.title') },
-              { value: 'text', label: t('dz.prop.titleMode.text') },
-            ]}
-          />
-        </Form.Item>
-      )}
-      {kind === 'grid' && (
-        <>
-          <NumberProp node={node} path={compProp('maxColumns')} label={t('dz.prop.columns')} min={1} max={24} precision={0} />
-          <NumberProp node={node} path={compProp('columnGap')} label={t('dz.form.gutter')} min={LIMITS.gutter[0]} max={LIMITS.gutter[1]} precision={0} />
-        </>
-      )}
+      {settings.label && <LabelInputs node={node} />}
+      {isVoid && own}
       {!isVoid && (
         <>
-          {!['switch', 'rate', 'slider', 'subform', 'upload', 'image', 'map', 'richtext', 'radio', 'checkbox', 'color'].includes(kind) && (
-            <TextProp node={node} path={compProp('placeholder')} label={t('dz.prop.placeholder')} />
-          )}
+          {settings.placeholder && <TextProp node={node} path={compProp('placeholder')} label={t('dz.prop.placeholder')} />}
           <NumberProp node={node} path={compProp('style.width')} label={t('dz.prop.width')} min={LIMITS.width[0]} max={LIMITS.width[1]} precision={0} />
           <Form.Item label={t('dz.prop.span')} help={inGrid ? undefined : t('dz.prop.spanHint')}>
             <Slider
@@ -433,45 +478,12 @@ export const FieldSettings = observer(() => {
               options={['top', 'bottom', 'left', 'right'].map((v) => ({ value: v, label: t(`dz.placement.${v}`) }))}
             />
           </Form.Item>
-          {kind !== 'subform' && <DefaultInput node={node} />}
+          {settings.defaultValue && <DefaultInput node={node} />}
           <SwitchProp label={t('dz.prop.required')} checked={isRequired(p)} onChange={setRequired} />
-          {(p.type ?? 'string') === 'string' && !SELECT_KINDS.has(kind) && kind !== 'richtext' && <PatternInput node={node} />}
+          {(p.type ?? 'string') === 'string' && settings.pattern && <PatternInput node={node} />}
           {(p.type ?? 'string') === 'string' && <NumberProp node={node} path="maxLength" label={t('dz.prop.maxLength')} min={1} precision={0} />}
-          {OPTION_KINDS.has(kind) || kind === 'dict' ? <OptionsSettings node={node} kind={kind} /> : null}
-          {(kind === 'upload' || kind === 'image') && (
-            <>
-              <NumberProp node={node} path={compProp('maxSize')} label={t('dz.prop.fileSize')} min={LIMITS.fileSize[0]} precision={0} />
-              <NumberProp node={node} path="maxItems" label={t('dz.prop.limit')} min={LIMITS.limit[0]} precision={0} />
-              <TextProp node={node} path={compProp('accept')} label={t('dz.prop.accept')} />
-            </>
-          )}
-          {kind === 'number' && (
-            <>
-              <NumberProp node={node} path="minimum" label={t('dz.prop.min')} />
-              <NumberProp node={node} path="maximum" label={t('dz.prop.max')} />
-              <NumberProp node={node} path={compProp('precision')} label={t('dz.prop.precision')} min={LIMITS.precision[0]} max={LIMITS.precision[1]} precision={0} />
-            </>
-          )}
-          {kind === 'rate' && <NumberProp node={node} path={compProp('count')} label={t('dz.prop.count')} min={1} max={10} precision={0} />}
-          {kind === 'slider' && (
-            <>
-              <NumberProp node={node} path={compProp('min')} label={t('dz.prop.min')} min={0} max={Math.max(0, Number(p['x-component-props']?.max ?? 100) - 1)} />
-              <NumberProp node={node} path={compProp('max')} label={t('dz.prop.max')} min={Number(p['x-component-props']?.min ?? 0) + 1} />
-            </>
-          )}
-          {kind === 'textarea' && <NumberProp node={node} path={compProp('rows')} label={t('dz.prop.rows')} min={1} max={30} precision={0} />}
-          {kind === 'richtext' && <NumberProp node={node} path={compProp('height')} label={t('dz.prop.height')} min={100} max={1000} precision={0} />}
-          {kind === 'subform' && <NumberProp node={node} path="maxItems" label={t('dz.prop.maxItems')} min={1} precision={0} />}
-          {kind === 'select' && (
-            <SwitchProp
-              label={t('dz.prop.multiple')}
-              checked={p['x-component-props']?.mode === 'multiple'}
-              onChange={(v) =>
-                // spec 002 §4: multiple on removes the default value (an array now); the value type follows
-                node.setProps({ type: v ? 'array' : 'string', items: undefined, default: undefined, 'x-component-props': setIn(p['x-component-props'], 'mode', v ? 'multiple' : undefined) })
-              }
-            />
-          )}
+          {settings.options && <OptionsSettings node={node} spec={settings.options} />}
+          {own}
           <SwitchProp label={t('dz.prop.readonly')} checked={pattern === 'readOnly'} onChange={(v) => node.setProps({ 'x-pattern': v ? 'readOnly' : undefined })} />
           <SwitchProp label={t('dz.prop.disabled')} checked={pattern === 'disabled'} onChange={(v) => node.setProps({ 'x-pattern': v ? 'disabled' : undefined })} />
           <SwitchProp label={t('dz.prop.hidden')} checked={display === 'hidden' || display === 'none'} onChange={(v) => node.setProps({ 'x-display': v ? 'hidden' : undefined })} />

@@ -7,6 +7,8 @@ import { designerTexts } from './texts.js';
 import { shellTexts } from '../src/client/shell/texts.js';
 import { runtimeTexts } from '../src/client/runtime/texts.js';
 import { componentTexts } from '../src/client/components/texts.js';
+// the registrations' texts are component texts too
+import '../src/client/components/registry.js';
 import i18n from '../src/client/shell/i18n.js';
 
 const holes = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();

@@ -5,7 +5,7 @@
  * ('no content to show', 'no content to clear', 'are you sure you want to clear?', 'drag a field to
  * configure') are the en texts. Keys start with `dz.`.
  */
-import type { Texts } from '../src/client/shell/i18n.js';
+import type { Texts } from '../src/client/components/texts.js';
 
 export const designerTexts: Texts = {
   'dz.title': { zh: '表单设计', en: 'Form designer' },
@@ -26,51 +26,14 @@ export const designerTexts: Texts = {
   'dz.group.business': { zh: '业务字段', en: 'Business' },
   'dz.paletteHint': { zh: '点击或拖动组件到画布', en: 'Click or drag a component onto the canvas' },
   'dz.added': { zh: '已添加 {{name}}', en: '{{name}} added' },
-  // palette items
-  'dz.item.card': { zh: '分组', en: 'Group' },
-  'dz.item.subform': { zh: '子表单', en: 'Sub-form' },
-  'dz.item.title': { zh: '标题', en: 'Title' },
-  'dz.item.grid': { zh: '栅格布局', en: 'Grid' },
-  'dz.item.input': { zh: '单行文本', en: 'Input' },
-  'dz.item.password': { zh: '密码', en: 'Password' },
-  'dz.item.textarea': { zh: '多行文本', en: 'Textarea' },
-  'dz.item.number': { zh: '计数器', en: 'Number' },
-  'dz.item.url': { zh: '超链接', en: 'URL' },
-  'dz.item.array': { zh: '数组', en: 'Array' },
-  'dz.item.image': { zh: '图片', en: 'Image' },
-  'dz.item.map': { zh: '地图', en: 'Map' },
-  'dz.item.radio': { zh: '单选框组', en: 'Radio' },
-  'dz.item.checkbox': { zh: '多选框组', en: 'Checkbox' },
-  'dz.item.select': { zh: '下拉选择', en: 'Select' },
-  'dz.item.cascader': { zh: '级联选择器', en: 'Cascader' },
-  'dz.item.tree': { zh: '树选择', en: 'Tree select' },
-  'dz.item.upload': { zh: '上传', en: 'Upload' },
-  'dz.item.year': { zh: '年', en: 'Year' },
-  'dz.item.month': { zh: '月', en: 'Month' },
-  'dz.item.week': { zh: '周', en: 'Week' },
-  'dz.item.date': { zh: '日期', en: 'Date' },
-  'dz.item.time': { zh: '时间', en: 'Time' },
-  'dz.item.datetime': { zh: '日期时间', en: 'Date and time' },
-  'dz.item.daterange': { zh: '日期范围', en: 'Date range' },
-  'dz.item.timerange': { zh: '时间范围', en: 'Time range' },
-  'dz.item.datetimerange': { zh: '日期时间范围', en: 'Date-time range' },
-  'dz.item.richtext': { zh: '富文本', en: 'Rich text' },
-  'dz.item.icon': { zh: '图标选择器', en: 'Icon' },
-  'dz.item.switch': { zh: '开关', en: 'Switch' },
-  'dz.item.rate': { zh: '评分', en: 'Rate' },
-  'dz.item.slider': { zh: '滑块', en: 'Slider' },
-  'dz.item.color': { zh: '颜色选择器', en: 'Color' },
-  'dz.item.dict': { zh: '字典选择', en: 'Dictionary select' },
-  'dz.item.dept': { zh: '单位选择', en: 'Organisation select' },
-  'dz.item.region': { zh: '地区选择', en: 'Region select' },
+  // the kinds of nodes that come from no palette item (the palette's own titles come with the component
+  // registrations: src/client/components/catalog.tsx)
   'dz.item.field': { zh: '字段', en: 'Field' },
   'dz.item.items': { zh: '子表单行', en: 'Sub-form row' },
   'dz.item.form': { zh: '表单', en: 'Form' },
-  'dz.option1': { zh: '选项一', en: 'Option 1' },
-  'dz.option2': { zh: '选项二', en: 'Option 2' },
   // drop rules (spec 002 §5)
   'dz.rule.notInSubform': { zh: '{{name}}不能放入子表单', en: '{{name}} cannot be put into a sub-form' },
-  'dz.rule.groupInGroup': { zh: '分组不能放入分组', en: 'A group cannot be put into a group' },
+  'dz.rule.nested': { zh: '{{name}}不能放入{{name}}', en: '{{name}} cannot be put into another {{name}}' },
   'dz.rule.refused': { zh: '{{name}}不能放在这里', en: '{{name}} cannot be put here' },
   // canvas
   'dz.canvasEmpty': { zh: '从左侧点击或拖动组件到这里', en: 'Click or drag components from the left to here' },

@@ -5,6 +5,8 @@
  * - antd's ConfigProvider with the platform theme (#257e44, radius 4, as the app shell) and the antd locale
  *   of the language, inside antd's App (context-aware message / modal);
  * - SWR with a fresh cache per mounted story (no data leaks from one story to the next);
+ * - the app's renderer environment (runtime/env.tsx: the API client, the session's language and theme), through
+ *   which the registry components call the (mocked) API;
  * - the language: the toolbar global `locale` (中文 by default, English selectable) is written into the
  *   session and i18next, which the runtime reads (schema labels in zh or en, UI texts, dayjs);
  * - `beforeAll`: the API mock (storybook/mock.ts) replaces fetch for `/api/…`, so stories never hit a
@@ -19,7 +21,8 @@ import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { SWRConfig } from 'swr';
 import i18n from '../src/client/shell/i18n.js';
-import { DEFAULT_THEME_COLOR, updateSession, useSession } from '../src/client/shell/session.js';
+import { DEFAULT_THEME_COLOR, updateSession, useSession } from '../src/client/runtime/session.js';
+import { RuntimeEnvProvider } from '../src/client/runtime/env.js';
 import { installFetchMock } from './mock.js';
 
 type Lang = 'zh' | 'en';
@@ -44,9 +47,11 @@ const withProviders: Decorator = (Story, context) => {
     <ConfigProvider locale={lang === 'en' ? enUS : zhCN} theme={theme}>
       <AntApp>
         <SWRConfig value={{ provider: () => new Map(), revalidateOnFocus: false, shouldRetryOnError: false }}>
-          <LangSync lang={lang}>
-            <Story />
-          </LangSync>
+          <RuntimeEnvProvider>
+            <LangSync lang={lang}>
+              <Story />
+            </LangSync>
+          </RuntimeEnvProvider>
         </SWRConfig>
       </AntApp>
     </ConfigProvider>

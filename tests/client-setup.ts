@@ -2,11 +2,17 @@
  * Set-up of the client tests (vitest `client` project, jsdom): the browser APIs antd and Formily expect but
  * jsdom lacks (matchMedia for antd's responsive observers, ResizeObserver for FormGrid and rc-resize-observer,
  * getComputedStyle with a pseudo element, scrollTo, scrollIntoView), React Testing Library's cleanup
- * after each test (vitest globals are off, so RTL cannot register it itself), and one filtered console
- * warning (below).
+ * after each test (vitest globals are off, so RTL cannot register it itself), one filtered console
+ * warning (below), and i18next set up as the app's entry sets it up (shell/i18n.ts) — the runtime and the
+ * components read i18next's instance without importing the shell (src/client/components/layering.test.ts).
+ *
+ * The client files run two at a time (vitest.config.ts) on a 2-core machine others share: RTL's `findBy…` /
+ * `waitFor` wait up to 5 s (not RTL's 1 s) for what a user would see, so a busy machine does not fail a test
+ * that is right; a passing wait returns as soon as its condition holds.
  */
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+import '../src/client/shell/i18n.js';
 
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {
@@ -51,6 +57,8 @@ console.error = (...args: unknown[]) => {
   if (typeof args[0] === 'string' && args[0].includes('validateDOMNesting') && String(args[1]).includes('<div>') && String(args[2]) === 'tbody') return;
   consoleError(...args);
 };
+
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -31,8 +31,7 @@ import React, { lazy, Suspense, useMemo } from 'react';
 import { Col, Empty, Row, Spin, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { EChartsCoreOption } from 'echarts/core';
-import { useGet, useLang } from '../runtime/hooks.js';
-import { useSession } from '../shell/session.js';
+import { useEnv, useGet, useLang } from './env.js';
 import { dictLabel, useDict, type DictEntry } from './DictSelect.js';
 
 const EChartsView = lazy(() => import('./EChartsView.js'));
@@ -216,7 +215,7 @@ export function Chart(props: ChartProps) {
   const { type = 'bar', endpoint, params, data: given, stack, horizontal, height = 280, items } = props;
   const { t } = useTranslation();
   const lang = useLang();
-  const themeColor = useSession().themeColor;
+  const themeColor = useEnv().themeColor;
   const fetched = useGet<unknown>(given === undefined && endpoint ? endpoint : null, params, { silent: true });
   const { data: categoryDict } = useDict(type === 'stat' ? undefined : props.categoryDict);
   const { data: seriesDict } = useDict(type === 'stat' ? undefined : props.seriesDict);

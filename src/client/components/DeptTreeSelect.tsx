@@ -8,7 +8,7 @@ import { TreeSelect, type TreeSelectProps } from 'antd';
 import { connect, mapReadPretty } from '@formily/react';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { useGet } from '../runtime/hooks.js';
+import { useGet } from './env.js';
 
 export const DEPT_TREE_URL = '/api/blade-system/dept/tree';
 

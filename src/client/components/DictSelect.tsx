@@ -12,7 +12,7 @@ import { Select, type SelectProps } from 'antd';
 import { connect, mapReadPretty, useFieldSchema } from '@formily/react';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { useGet, useLang } from '../runtime/hooks.js';
+import { useGet, useLang } from './env.js';
 
 export const DICT_URL = '/api/blade-system/dict/dictionary';
 export const DICT_BIZ_URL = '/api/blade-system/dict-biz/dictionary';

@@ -18,9 +18,16 @@ import { Empty, Spin, Tag, Timeline, Typography } from 'antd';
 import { useForm } from '@formily/react';
 import { useTranslation } from 'react-i18next';
 import type { WorkflowAction } from '../../shared/schema/types.js';
-import { useGet, useLang } from '../runtime/hooks.js';
-import { FLOW_HISTORY } from '../runtime/actions.js';
+import { useGet, useLang } from './env.js';
 import { dictLabel, useDict } from './DictSelect.js';
+
+/**
+ * The GET endpoint listing a flow's steps (`?businessId=&businessType=`), per `actions.flow`: the timeline's
+ * default and, re-exported by runtime/actions.ts, what the runtime revalidates after a flow action.
+ */
+export const FLOW_HISTORY: Record<string, string> = {
+  examine: '/api/basic/examinerecord/list',
+};
 
 export interface ExamineStep {
   id: string;

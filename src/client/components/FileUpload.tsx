@@ -1,12 +1,12 @@
 /**
  * FileUpload: attachments uploaded to `POST /api/blade-resource/oss/endpoint/put-file` (multipart field `file`,
- * through the api client, so the request carries its headers; spec 000 §7). The envelope's data
+ * through the renderer environment's API client, so the request carries its headers; spec 000 §7). The envelope's data
  * `{link, name, originalName}` is the stored item; the value is an array of those items.
  *
  * Props: `accept` (`.pdf,.docx,image/*`), `maxSize` (bytes), `maxCount`, `multiple`, `disabled`. Type, size
  * and count are checked here before the upload (the server checks again). While a file uploads the field
  * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links; a click (here and in the edit
- * list) downloads through `downloadFile`, since file links need the api headers.
+ * list) downloads through the environment's `download`, since file links need the api headers.
  */
 import React, { useRef, useState } from 'react';
 import { Button, Spin, Typography, Upload, message } from 'antd';
@@ -15,9 +15,8 @@ import { UploadOutlined } from '@ant-design/icons';
 import { connect, mapReadPretty } from '@formily/react';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { request } from '../runtime/api.js';
 import { acceptsFile, formatSize } from './format.js';
-import { downloadFile } from './download.js';
+import { useEnv } from './env.js';
 
 export const UPLOAD_URL = '/api/blade-resource/oss/endpoint/put-file';
 
@@ -42,6 +41,7 @@ const asList = (v: FileUploadProps['value']): FileItem[] => (Array.isArray(v) ? 
 function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple = true, disabled }: FileUploadProps) {
   const { t } = useTranslation();
   const [msg, holder] = message.useMessage();
+  const env = useEnv();
   const [uploading, setUploading] = useState(0);
   const latest = useRef<FileItem[]>(asList(value));
   /** Files accepted by beforeUpload and not finished yet (several may be chosen at once). */
@@ -75,7 +75,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
     try {
       const fd = new FormData();
       fd.append('file', file as Blob);
-      const saved = await request<FileItem>('POST', UPLOAD_URL, { formData: fd });
+      const saved = await env.request<FileItem>('POST', UPLOAD_URL, { formData: fd });
       change([...latest.current, { name: saved.name, link: saved.link, originalName: saved.originalName ?? (file as File).name }]);
       onSuccess?.(saved);
     } catch (e) {
@@ -86,7 +86,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
     }
   };
 
-  // no `url`: links need the api headers, so a click downloads through downloadFile (onPreview)
+  // no `url`: links need the api headers, so a click downloads through the environment (onPreview)
   const fileList: UploadFile[] = latest.current.map((f) => ({ uid: f.link, name: f.originalName || f.name, status: 'done' }));
   const hint = accept || maxSize ? t('cmp.upload.hint', { accept: accept ?? '*', size: maxSize ? formatSize(maxSize) : '-' }) : '';
   return (
@@ -100,7 +100,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
         beforeUpload={beforeUpload}
         customRequest={customRequest}
         onRemove={(f) => change(latest.current.filter((x) => x.link !== f.uid))}
-        onPreview={(f) => void downloadFile(f.uid, f.name)}
+        onPreview={(f) => void env.download(f.uid, f.name)}
       >
         <Button icon={<UploadOutlined />} disabled={disabled || (!!maxCount && latest.current.length >= maxCount)}>
           {t('cmp.upload.button')}
@@ -117,6 +117,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
 }
 
 function FileList({ value }: FileUploadProps) {
+  const env = useEnv();
   const placeholder = PreviewText.usePlaceholder();
   const files = asList(value);
   if (!files.length) return <span>{placeholder}</span>;
@@ -128,7 +129,7 @@ function FileList({ value }: FileUploadProps) {
             href={f.link}
             onClick={(e) => {
               e.preventDefault();
-              void downloadFile(f.link, f.originalName || f.name);
+              void env.download(f.link, f.originalName || f.name);
             }}
           >
             {f.originalName || f.name}

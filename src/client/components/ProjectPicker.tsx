@@ -18,8 +18,7 @@ import { connect, mapReadPretty, useField } from '@formily/react';
 import type { GeneralField } from '@formily/core';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../runtime/api.js';
-import { useGet } from '../runtime/hooks.js';
+import { useGet } from './env.js';
 
 export const PROJECT_SELECT_URL = '/api/project/baseinfo/select';
 
@@ -54,7 +53,7 @@ function ProjectSelect(props: ProjectPickerProps) {
   const options = (Array.isArray(data) ? data : []).map((p) => ({ value: String(p.id), label: labelOf(p) }));
   const known = siblingValue(field, nameField);
   if (value && !options.some((o) => o.value === String(value))) options.unshift({ value: String(value), label: typeof known === 'string' && known ? known : String(value) });
-  const message = error ? (error instanceof ApiError ? error.message : String(error)) : null;
+  const message = error ? (error instanceof Error ? error.message : String(error)) : null;
   return (
     <Select
       showSearch

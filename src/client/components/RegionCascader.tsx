@@ -14,8 +14,7 @@ import { Cascader } from 'antd';
 import { connect, mapReadPretty } from '@formily/react';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { get } from '../runtime/api.js';
-import { useGet } from '../runtime/hooks.js';
+import { useEnv, useGet, type RendererEnv } from './env.js';
 
 export const REGION_API = '/api/blade-system/region';
 
@@ -46,8 +45,9 @@ export interface RegionCascaderProps {
   style?: React.CSSProperties;
 }
 
-async function loadLevel(parentCode: string, level: number, maxLevel?: number): Promise<RegionOption[]> {
-  const rows = await get<RegionNode[]>(`${REGION_API}/lazy-tree`, { parentCode }, { silent: true });
+/** One level of the tree under `parentCode`, through the environment's API client. */
+async function loadLevel(request: RendererEnv['request'], parentCode: string, level: number, maxLevel?: number): Promise<RegionOption[]> {
+  const rows = await request<RegionNode[]>('GET', `${REGION_API}/lazy-tree`, { params: { parentCode }, silent: true });
   return (Array.isArray(rows) ? rows : []).map((r) => {
     const lv = r.regionLevel ?? level;
     return { value: r.code, label: r.name, level: lv, isLeaf: !r.hasChildren || (maxLevel !== undefined && lv >= maxLevel) };
@@ -69,15 +69,16 @@ function useChain(value: RegionCascaderProps['value'], valueType: 'array' | 'las
 /** Options of the cascade, with every level along `chain` loaded. */
 function useRegionOptions(chain: string[], rootCode: string, maxLevel?: number) {
   const [options, setOptions] = useState<RegionOption[]>([]);
+  const { request } = useEnv();
   useEffect(() => {
     let gone = false;
     (async () => {
-      const root = await loadLevel(rootCode, 1, maxLevel);
+      const root = await loadLevel(request, rootCode, 1, maxLevel);
       let level = root;
       for (const code of chain.slice(0, -1)) {
         const node = level.find((o) => o.value === code);
         if (!node || node.isLeaf) break;
-        node.children = await loadLevel(code, node.level + 1, maxLevel);
+        node.children = await loadLevel(request, code, node.level + 1, maxLevel);
         level = node.children;
       }
       if (!gone) setOptions(root);
@@ -91,12 +92,12 @@ function useRegionOptions(chain: string[], rootCode: string, maxLevel?: number) 
     (selected: RegionOption[]) => {
       const target = selected[selected.length - 1];
       if (!target || target.children) return;
-      void loadLevel(target.value, target.level + 1, maxLevel).then((children) => {
+      void loadLevel(request, target.value, target.level + 1, maxLevel).then((children) => {
         target.children = children;
         setOptions((o) => [...o]);
       });
     },
-    [maxLevel],
+    [request, maxLevel],
   );
   return { options, loadData };
 }

@@ -12,7 +12,7 @@ import { TreeSelect, type TreeSelectProps } from 'antd';
 import { connect, mapReadPretty, useForm } from '@formily/react';
 import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import { useGet } from '../runtime/hooks.js';
+import { useGet } from './env.js';
 
 export interface TreeNode {
   id?: string;

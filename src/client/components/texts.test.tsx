@@ -1,14 +1,17 @@
 // @vitest-environment jsdom
 /**
  * Every UI text exists in both languages (DESIGN §7: no screen half in one language): each key of each texts
- * map (shell, runtime, components) has a non-empty zh and en, the same {{placeholders}} in both, and no key is
- * defined by two maps.
+ * map (shell, runtime, components — the shared component texts and those the registrations bring) has a
+ * non-empty zh and en, the same {{placeholders}} in both, and no key is defined by two maps; a registration's
+ * texts reach i18next even when the registry loads after i18next was set up.
  */
 import { describe, expect, it } from 'vitest';
 import { shellTexts } from '../shell/texts.js';
 import { runtimeTexts } from '../runtime/texts.js';
 import { componentTexts } from './texts.js';
 import i18n from '../shell/i18n.js';
+// after i18n: the registrations' texts arrive once i18next is set up, as in the app (the registry loads lazily)
+import './registry.js';
 
 const maps = { shellTexts, runtimeTexts, componentTexts };
 const holes = (s: string) => [...s.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();

@@ -1,8 +1,22 @@
 /**
- * UI texts of the registry components (DictSelect, FileUpload, ProjectPicker ...): key → zh and en. The spec's
- * Chinese texts are verbatim (附件上传中，请稍等, spec 000 §9). Keys start with `cmp.`.
+ * UI texts of the registry components: key → zh and en. Keys start with `cmp.`.
+ *
+ * - `Texts`: the shape of every texts map of the client (shell, runtime, components, designer): key →
+ *   `{ zh, en }`. It is defined here, in the bottom layer, so that every area can name it without importing
+ *   the shell (no import cycle between shell, runtime and components: components/layering.test.ts).
+ * - `componentTexts`: the texts several components share (请选择, 请输入, 是 / 否 ...) plus every component's own,
+ *   which arrive with its registration (`registerComponent({ texts })`, components/registration.ts) — so a
+ *   component's texts are written once, beside its palette entry and settings. The spec's Chinese texts are
+ *   verbatim (附件上传中，请稍等, spec 000 §9).
+ * - `addComponentTexts(texts)`: adds a registration's texts; a key already defined (here, or by another
+ *   registration) is refused with an error, so two components cannot fight over one key.
+ * - `removeComponentTexts(keys)`: withdraws a registration's texts (`unregisterComponent`); i18next keeps
+ *   serving them until a registration adds those keys again.
+ * - `onComponentTexts(listener)`: tells `listener` about texts added later; the shell's i18n set-up
+ *   (shell/i18n.ts) feeds them to i18next, because the registry loads lazily (with the schema runtime), after
+ *   i18next was initialised for the login screen.
  */
-import type { Texts } from '../shell/i18n.js';
+export type Texts = Record<string, { zh: string; en: string }>;
 
 export const componentTexts: Texts = {
   'cmp.select': { zh: '请选择', en: 'Please select' },
@@ -11,29 +25,25 @@ export const componentTexts: Texts = {
   'cmp.empty': { zh: '暂无数据', en: 'No data' },
   'cmp.yes': { zh: '是', en: 'Yes' },
   'cmp.no': { zh: '否', en: 'No' },
-  'cmp.upload.button': { zh: '上传附件', en: 'Upload' },
-  'cmp.upload.uploading': { zh: '附件上传中，请稍等', en: 'Uploading the attachment, please wait' },
-  'cmp.upload.badType': { zh: '文件类型不符合要求，只能上传 {{accept}} 格式的文件', en: 'Only {{accept}} files can be uploaded' },
-  'cmp.upload.tooLarge': { zh: '文件大小不能超过 {{size}}', en: 'The file must not be larger than {{size}}' },
-  'cmp.upload.tooMany': { zh: '最多只能上传 {{count}} 个文件', en: 'At most {{count}} files can be uploaded' },
-  'cmp.upload.hint': { zh: '支持 {{accept}}，单个文件不超过 {{size}}', en: '{{accept}}; at most {{size}} per file' },
-  'cmp.project.placeholder': { zh: '请选择项目', en: 'Please select the project' },
-  'cmp.user.placeholder': { zh: '请输入姓名', en: 'Please enter the name' },
-  'cmp.region.placeholder': { zh: '请选择地区', en: 'Please select the region' },
-  'cmp.dept.placeholder': { zh: '请选择单位', en: 'Please select the organisation' },
-  'cmp.location.address': { zh: '地址', en: 'Address' },
-  'cmp.location.longitude': { zh: '经度', en: 'Longitude' },
-  'cmp.location.latitude': { zh: '纬度', en: 'Latitude' },
-  'cmp.rich.label': { zh: '富文本', en: 'Rich text' },
-  'cmp.rich.bold': { zh: '加粗', en: 'Bold' },
-  'cmp.rich.italic': { zh: '斜体', en: 'Italic' },
-  'cmp.rich.underline': { zh: '下划线', en: 'Underline' },
-  'cmp.rich.strike': { zh: '删除线', en: 'Strike-through' },
-  'cmp.rich.heading': { zh: '标题', en: 'Heading' },
-  'cmp.rich.paragraph': { zh: '正文', en: 'Paragraph' },
-  'cmp.rich.ul': { zh: '无序列表', en: 'Bulleted list' },
-  'cmp.rich.ol': { zh: '有序列表', en: 'Numbered list' },
-  'cmp.rich.link': { zh: '链接', en: 'Link' },
-  'cmp.rich.linkPrompt': { zh: '请输入链接地址', en: 'Enter the link address' },
-  'cmp.rich.clear': { zh: '清除格式', en: 'Clear formatting' },
 };
+
+const listeners = new Set<(texts: Texts) => void>();
+
+/** Adds `texts` to `componentTexts` and tells the listeners; throws on a key that is already defined. */
+export function addComponentTexts(texts: Texts): void {
+  const taken = Object.keys(texts).filter((k) => k in componentTexts);
+  if (taken.length) throw new Error(`component texts defined twice: ${taken.join(', ')}`);
+  Object.assign(componentTexts, texts);
+  for (const l of listeners) l(texts);
+}
+
+/** Removes `keys` from `componentTexts`. */
+export function removeComponentTexts(keys: string[]): void {
+  for (const k of keys) delete componentTexts[k];
+}
+
+/** Calls `listener` with the texts of every later `addComponentTexts`; answers the unsubscribe function. */
+export function onComponentTexts(listener: (texts: Texts) => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}

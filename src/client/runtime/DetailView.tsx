@@ -13,7 +13,7 @@ import React, { useMemo, useState } from 'react';
 import { Alert, Button, Divider, Modal, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema, WorkflowAction } from '../../shared/schema/types.js';
-import { currentRole, useSession } from '../shell/session.js';
+import { currentRole, useSession } from './session.js';
 import { ExamineTimeline } from '../components/ExamineTimeline.js';
 import { useLang } from './hooks.js';
 import { FormBody, formSchemaOf, useRecordForm } from './FormBody.js';

@@ -28,7 +28,7 @@ import { Button, Divider, Modal, Space, Table, message, type TableProps } from '
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema, WorkflowAction } from '../../shared/schema/types.js';
-import { currentRole, useSession } from '../shell/session.js';
+import { currentRole, useSession } from './session.js';
 import { post } from './api.js';
 import { useGet, useLang, useRevalidate } from './hooks.js';
 import { fieldLabel, fieldNodes, localizeSchema } from './schema.js';

@@ -16,7 +16,7 @@ import { createForm, onFieldValueChange } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { FormLayout } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
-import i18n from '../shell/i18n.js';
+import i18n from 'i18next';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { fieldNodes, localizeSchema } from './schema.js';

@@ -23,10 +23,9 @@ import { fieldNodes } from './schema.js';
 
 export const ADMIN_ALIAS = 'administrator';
 
-/** The GET endpoint listing a flow's steps (`?businessId=&businessType=`), per `actions.flow`. */
-export const FLOW_HISTORY: Record<string, string> = {
-  examine: '/api/basic/examinerecord/list',
-};
+// the flow history endpoints belong to the timeline that lists them (the runtime imports components, never
+// the other way round: components/layering.test.ts)
+export { FLOW_HISTORY } from '../components/ExamineTimeline.js';
 
 export interface ActorContext {
   /** The current role's alias (`kygl`, `researcher`, `administrator` ...). */

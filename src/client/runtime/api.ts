@@ -11,10 +11,15 @@
  *   400, so forms can show them on their fields). Pass `silent: true` to handle the error yourself.
  * - Token refresh: `startTokenRefresh()` checks every 10 s and refreshes when the token is `expires_in - 10`
  *   seconds old; a failed refresh logs out.
+ *
+ * The session it reads and writes is runtime/session.ts; its messages come from i18next's instance (set up by
+ * the shell's shell/i18n.ts before anything renders) — the runtime does not import the shell
+ * (components/layering.test.ts). Registry components reach this client through the renderer environment
+ * (runtime/env.tsx), not by importing it.
  */
 import { message } from 'antd';
-import { clearSession, getSession, updateSession } from '../shell/session.js';
-import i18n from '../shell/i18n.js';
+import { clearSession, getSession, updateSession } from './session.js';
+import i18n from 'i18next';
 
 export const CLIENT_BASIC = 'Basic ' + btoa('saber:saber_secret');
 export const TOKEN_URL = '/api/blade-auth/oauth/token';

@@ -7,7 +7,7 @@ import patentJson from '../../../schemas/basic/patent.json';
 import regionJson from '../../../schemas/system/region.json';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { FakeServer, ok } from './test-utils.js';
-import { updateSession } from '../shell/session.js';
+import { updateSession } from './session.js';
 
 export const patentSchema = patentJson as unknown as ResourceSchema;
 export const regionSchema = regionJson as unknown as ResourceSchema;

@@ -15,7 +15,7 @@
  * - `fieldNodes(resource)`: data field name → node (layout nodes flattened away), for columns and search.
  * - `fieldLabel(resource, field, lang)`: a column's label (system fields such as createTime included).
  */
-import i18n from '../shell/i18n.js';
+import i18n from 'i18next';
 import { dataFields } from '../../shared/schema/derive.js';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { useGet } from './hooks.js';

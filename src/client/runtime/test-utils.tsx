@@ -4,15 +4,20 @@
  * - `FakeServer`: a small in-memory stand-in for the API behind `fetch` — routes by method and path answer
  *   the envelope (`ok(data)`, `fail(code, msg, data)`), every request is recorded (method, path, query, JSON
  *   body, headers). Unrouted paths answer 404 in the envelope, like the real server.
- * - `renderApp(ui)`: renders with a fresh swr cache (no state leaks between tests) and zh language.
+ * - `renderApp(ui)`: renders inside the app's renderer environment (runtime/env.tsx: the API client and the
+ *   session's language, which components read through context) with a fresh swr cache (no state leaks
+ *   between tests).
+ * - i18next is initialised by the client tests' set-up (tests/client-setup.ts imports shell/i18n.ts): this
+ *   runtime module does not import the shell (components/layering.test.ts).
  * - `setLang(lang)`: switches the session and i18next language.
  */
 import React from 'react';
 import { render } from '@testing-library/react';
 import { SWRConfig } from 'swr';
 import { vi } from 'vitest';
-import i18n from '../shell/i18n.js';
-import { updateSession } from '../shell/session.js';
+import i18n from 'i18next';
+import { updateSession } from './session.js';
+import { RuntimeEnvProvider } from './env.js';
 
 export interface FakeRequest {
   method: string;
@@ -72,11 +77,17 @@ export class FakeServer {
   }
 }
 
+/** Switches the session's and i18next's language. */
 export function setLang(lang: 'zh' | 'en'): void {
   updateSession({ lang });
   void i18n.changeLanguage(lang);
 }
 
+/** Renders `ui` inside the renderer environment and a fresh swr cache (RTL's `render` result). */
 export function renderApp(ui: React.ReactElement) {
-  return render(<SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>{ui}</SWRConfig>);
+  return render(
+    <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+      <RuntimeEnvProvider>{ui}</RuntimeEnvProvider>
+    </SWRConfig>,
+  );
 }

@@ -4,7 +4,7 @@
  * 确定将选择数据删除?). Keys start with `rt.` (plus the api client's `error.*`). The texts of the registry components
  * that belong to the runtime's screens (Chart, ExamineTimeline) are here too (`rt.chart.*`, `rt.timeline.*`).
  */
-import type { Texts } from '../shell/i18n.js';
+import type { Texts } from '../components/texts.js';
 
 export const runtimeTexts: Texts = {
   'error.network': { zh: '网络异常，请稍后重试', en: 'Network error, please try again' },

@@ -1,5 +1,6 @@
 /**
- * The app: providers (antd theme and locale following the session, SWR) and the routes with the access rules
+ * The app: providers (antd theme and locale following the session, SWR, the renderer environment through
+ * which the registry components reach the API client: runtime/env.tsx) and the routes with the access rules
  * of spec 000 §2.1–2.4:
  * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*;
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
@@ -16,7 +17,8 @@ import 'dayjs/locale/zh-cn';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { setErrorToaster, setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
-import { useSession } from './session.js';
+import { useSession } from '../runtime/session.js';
+import { RuntimeEnvProvider } from '../runtime/env.js';
 import { LoginPage } from './LoginPage.js';
 
 // Only the login route is in the first chunk (DESIGN §10: login JavaScript under 400 KB gzip); the layout, the
@@ -107,9 +109,11 @@ export function App() {
       <AntApp>
         <ToastBridge />
         <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
-          <Suspense fallback={fallback}>
-            <RouterProvider router={router} />
-          </Suspense>
+          <RuntimeEnvProvider>
+            <Suspense fallback={fallback}>
+              <RouterProvider router={router} />
+            </Suspense>
+          </RuntimeEnvProvider>
         </SWRConfig>
       </AntApp>
     </ConfigProvider>

@@ -5,7 +5,7 @@
 import { Dropdown, Button } from 'antd';
 import { GlobalOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { updateSession, useSession } from './session.js';
+import { updateSession, useSession } from '../runtime/session.js';
 
 export function setLanguage(lang: 'zh' | 'en', i18nChange: (l: string) => unknown): void {
   updateSession({ lang });

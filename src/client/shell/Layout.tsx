@@ -7,13 +7,13 @@
  * bar; the routed page. The home page is full screen, without the sidebar.
  */
 import { useMemo } from 'react';
-import { Avatar, Badge, Button, Dropdown, Layout as AntLayout, Menu, Modal, Space, Tag, message, type MenuProps } from 'antd';
+import { Avatar, Badge, Button, Dropdown, Layout as AntLayout, Menu, Modal, Space, Tag, type MenuProps } from 'antd';
 import { AppstoreOutlined, DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
-import { clearSession, currentRole, roleLabel, useSession } from './session.js';
-import { findByPath, isExternal, leaves, menuLabel, useMenus, visibleFor, type MenuItem } from './menu.js';
+import { clearSession, currentRole, roleLabel, useSession } from '../runtime/session.js';
+import { findByPath, menuLabel, useMenus, useOpenMenu, visibleFor, type MenuItem } from './menu.js';
 import { LangSwitch } from './LangSwitch.js';
 import { LockButton } from './LockPage.js';
 import { MenuSearch } from './MenuSearch.js';
@@ -21,29 +21,6 @@ import { TagBar } from './TagBar.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
-
-/** Opens a menu item as the spec says: disabled → 功能开发中; isOpen 2 → new window; external → /myiframe. */
-export function useOpenMenu() {
-  const navigate = useNavigate();
-  const { t } = useTranslation();
-  return (m: MenuItem) => {
-    if (!m.isEnabled) {
-      void message.info(t('menu.developing'));
-      return;
-    }
-    const kids = (m.children ?? []).filter((c) => c.category === 1);
-    const target = kids.length ? leaves(kids).find((l) => l.isEnabled) : m;
-    if (!target?.path) {
-      void message.info(t('menu.developing'));
-      return;
-    }
-    if (target.isOpen === 2) {
-      window.open(target.path, '_blank', 'noopener');
-      return;
-    }
-    navigate(isExternal(target.path) ? `/myiframe/${encodeURIComponent(target.path)}` : target.path);
-  };
-}
 
 function sideItems(items: MenuItem[], lang: 'zh' | 'en', roleAlias: string | undefined): MenuProps['items'] {
   return items

@@ -8,7 +8,7 @@ import { Button, Card, Form, Input, Modal, Space, Typography, message } from 'an
 import { LockOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { clearSession, getSession, updateSession } from './session.js';
+import { clearSession, getSession, updateSession } from '../runtime/session.js';
 
 export function LockButton() {
   const { t } = useTranslation();

@@ -10,7 +10,7 @@ import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-d
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, get, request, storeToken, TOKEN_URL, type TokenAnswer } from '../runtime/api.js';
-import { getSession, updateSession, type SessionRole } from './session.js';
+import { getSession, updateSession, type SessionRole } from '../runtime/session.js';
 import { LangSwitch } from './LangSwitch.js';
 
 interface Captcha {

@@ -6,8 +6,7 @@ import { useState } from 'react';
 import { AutoComplete, Button, Empty, Modal } from 'antd';
 import { SearchOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { menuLabel, searchLeaves, type MenuItem } from './menu.js';
-import { useOpenMenu } from './Layout.js';
+import { menuLabel, searchLeaves, useOpenMenu, type MenuItem } from './menu.js';
 
 export function MenuSearch({ menus }: { menus: MenuItem[] }) {
   const { t, i18n } = useTranslation();

@@ -8,7 +8,7 @@ import { Button, Card, List, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { mutate } from 'swr';
-import { roleLabel, updateSession, useSession } from './session.js';
+import { roleLabel, updateSession, useSession } from '../runtime/session.js';
 
 export function RoleSelectPage() {
   const { t } = useTranslation();

@@ -10,7 +10,7 @@ import { DownOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { mutate } from 'swr';
-import { updateSession, useSession, type Tag } from './session.js';
+import { updateSession, useSession, type Tag } from '../runtime/session.js';
 import { findByPath, type MenuItem } from './menu.js';
 import { shellTexts } from './texts.js';
 

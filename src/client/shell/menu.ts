@@ -1,11 +1,15 @@
 /**
  * Menus and permissions of the current role (spec 000 §2.4, §3.2, §6): the route tree from
  * `GET /api/blade-system/menu/routes`, the permission map (button code → true) from the leaf codes of
- * `GET /api/blade-system/menu/buttons`, and helpers to find a menu by path and to search leaves.
+ * `GET /api/blade-system/menu/buttons`, helpers to find a menu by path and to search leaves, and
+ * `useOpenMenu()` (what a click on a menu item does; the layout, the menu search and the home page share it).
  */
 import useSWR from 'swr';
+import { message } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
-import { useSession } from './session.js';
+import { useSession } from '../runtime/session.js';
 
 export interface MenuItem {
   id: string;
@@ -85,3 +89,26 @@ export function searchLeaves(items: MenuItem[], q: string): MenuItem[] {
 
 /** True for paths shown in an iframe under /myiframe (spec 000 §2.4: starting with http or containing html). */
 export const isExternal = (path: string) => /^https?:/i.test(path) || path.includes('html');
+
+/** Opens a menu item as the spec says: disabled → 功能开发中; isOpen 2 → new window; external → /myiframe. */
+export function useOpenMenu() {
+  const navigate = useNavigate();
+  const { t } = useTranslation();
+  return (m: MenuItem) => {
+    if (!m.isEnabled) {
+      void message.info(t('menu.developing'));
+      return;
+    }
+    const kids = (m.children ?? []).filter((c) => c.category === 1);
+    const target = kids.length ? leaves(kids).find((l) => l.isEnabled) : m;
+    if (!target?.path) {
+      void message.info(t('menu.developing'));
+      return;
+    }
+    if (target.isOpen === 2) {
+      window.open(target.path, '_blank', 'noopener');
+      return;
+    }
+    navigate(isExternal(target.path) ? `/myiframe/${encodeURIComponent(target.path)}` : target.path);
+  };
+}

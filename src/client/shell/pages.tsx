@@ -16,9 +16,8 @@ import { ResourcePage } from '../runtime/ResourcePage.js';
 import { useResourceSchema } from '../runtime/schema.js';
 import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
 import dashboardJson from '../../../schemas/_pages/dashboard.json';
-import { currentRole, roleLabel, useSession } from './session.js';
-import { findByPath, menuLabel, useMenus, usePermissions, visibleFor } from './menu.js';
-import { useOpenMenu } from './Layout.js';
+import { currentRole, roleLabel, useSession } from '../runtime/session.js';
+import { findByPath, menuLabel, useMenus, useOpenMenu, usePermissions, visibleFor } from './menu.js';
 
 export function ErrorPage({ status }: { status: 404 | 403 | 500 }) {
   const { t } = useTranslation();

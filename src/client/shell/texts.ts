@@ -2,7 +2,7 @@
  * UI texts of the shell (spec 000 §2, §5, §8): key → zh and en. The zh texts the spec gives are verbatim
  * (登录, 首页, 功能开发中, 是否需要清除缓存?, 清除完毕 ...); the en texts are the spec's glosses.
  */
-import type { Texts } from './i18n.js';
+import type { Texts } from '../components/texts.js';
 
 export const shellTexts: Texts = {
   'app.name': { zh: '科创管理平台', en: 'Kechuang Innovation Platform' },

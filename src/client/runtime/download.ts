@@ -2,11 +2,13 @@
  * Opening a stored file: file links (`/api/blade-resource/oss/endpoint/file/upload/...`) need the same headers
  * as every call (Blade-Auth ...), so a plain <a href> cannot fetch them. `downloadFile(link, name)` fetches the
  * file with the api client's headers and hands the browser a blob URL saved as `name`; a failure shows the
- * server's message in the api client's single error toast.
+ * server's message in the api client's single error toast. It is the renderer environment's `download`
+ * (runtime/env.tsx), so components (FileUpload) reach it through context, not by import.
  */
-import i18n from '../shell/i18n.js';
-import { authHeaders, toastError } from '../runtime/api.js';
+import i18n from 'i18next';
+import { authHeaders, toastError } from './api.js';
 
+/** Fetches `link` with the API headers and saves it as `name`; false (after one error toast) on failure. */
 export async function downloadFile(link: string, name: string): Promise<boolean> {
   try {
     const res = await fetch(link, { headers: authHeaders() });

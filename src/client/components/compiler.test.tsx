@@ -10,7 +10,7 @@ import { act, render, screen } from '@testing-library/react';
 import { createForm } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { Schema } from '@formily/json-schema';
-import { SchemaField } from '../components/registry.js';
+import { SchemaField } from './registry.js';
 import { compileExpression, view } from './compiler.js';
 
 const RealFunction = globalThis.Function;

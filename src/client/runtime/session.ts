@@ -5,6 +5,11 @@
  *
  * Changing the current role in another tab forces a reload of this one (spec 000 §2.6): the `storage` event
  * carries the other tab's session, and a different `currentRoleId` reloads the page.
+ *
+ * Where it lives: the session is the API client's state (token, tenant, role and language go into every
+ * request; a 401 or a failed refresh clears it), so it is in the runtime, next to the client (runtime/api.ts).
+ * The shell — login, lock, role choice, layout — reads and writes it from above; it was in shell/ before,
+ * which made shell and runtime import each other (components/layering.test.ts forbids that now).
  */
 import { useSyncExternalStore } from 'react';
 
@@ -121,6 +126,7 @@ export function clearSession(): void {
   });
 }
 
+/** Calls `l` after every change of the session; answers the unsubscribe function. */
 export function subscribe(l: () => void): () => void {
   listeners.add(l);
   return () => listeners.delete(l);

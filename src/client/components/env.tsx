@@ -1,0 +1,96 @@
+/**
+ * The renderer environment of the registry components (DESIGN §3; amis's `RendererEnv`): what a component
+ * needs from the application — the API client, the session's language and theme, file downloads — handed
+ * down through React context instead of imported from the runtime or the shell. Components stay the bottom
+ * layer of the client (shell → runtime → components, no way back: components/layering.test.ts), and a
+ * component renders anywhere an environment is provided: the app (runtime/env.tsx builds it from the API
+ * client and the session), the tests (runtime/test-utils `renderApp`), Storybook (storybook/preview.tsx).
+ *
+ * - `RendererEnv`: `{ lang, themeColor, request(method, url, options), download(link, name) }`.
+ * - `RendererEnvProvider`: provides one; `useEnv()` reads it and throws when none is provided (a component
+ *   rendered outside the app would otherwise call no server at all, silently).
+ * - `useGet(url, params, options)`: swr of `GET url?params` through the environment's API client, keyed by
+ *   `[url, paramsKey(params)]` (params as sorted JSON, so equal params share one cache entry; DESIGN §7). A
+ *   null url fetches nothing. Errors are the API client's (already toasted unless `silent`). The runtime's
+ *   data hooks re-export this one (runtime/hooks.ts), so a component's fetch and a screen's share a cache and
+ *   are revalidated together after a submit.
+ * - `useLang()`: the environment's language, 'zh' or 'en'.
+ */
+import React, { createContext, useContext } from 'react';
+import useSWR, { type SWRConfiguration } from 'swr';
+
+export type Lang = 'zh' | 'en';
+
+/** Query parameters of a call; empty values are dropped. */
+export type Params = Record<string, string | number | boolean | undefined | null>;
+
+/** Options of one call through the API client. */
+export interface EnvRequestOptions {
+  /** Query parameters. */
+  params?: Params;
+  /** JSON body. */
+  data?: unknown;
+  /** Multipart body (uploads). */
+  formData?: FormData;
+  /** Do not toast a failure (the caller shows it). */
+  silent?: boolean;
+}
+
+export interface RendererEnv {
+  /** The session language. */
+  lang: Lang;
+  /** The theme's primary colour (charts draw with it). */
+  themeColor: string;
+  /**
+   * One call through the API client (its headers, the envelope unwrapped): resolves with the envelope's data,
+   * rejects with the client's error (an `Error` whose message is the server's `msg`), toasted unless `silent`.
+   */
+  request<T = unknown>(method: 'GET' | 'POST', url: string, options?: EnvRequestOptions): Promise<T>;
+  /** Fetches a stored file with the API client's headers and saves it as `name`; false (after a toast) on failure. */
+  download(link: string, name: string): Promise<boolean>;
+}
+
+const EnvContext = createContext<RendererEnv | null>(null);
+
+/** Provides `env` to the components below. */
+export function RendererEnvProvider({ env, children }: { env: RendererEnv; children?: React.ReactNode }) {
+  return <EnvContext.Provider value={env}>{children}</EnvContext.Provider>;
+}
+
+/** The environment provided above; throws when there is none. */
+export function useEnv(): RendererEnv {
+  const env = useContext(EnvContext);
+  if (!env) throw new Error('No renderer environment: render components inside <RendererEnvProvider> (runtime/env.tsx provides the app’s)');
+  return env;
+}
+
+/** The environment's language. */
+export function useLang(): Lang {
+  return useEnv().lang;
+}
+
+/** Canonical JSON of params (sorted keys, empty values dropped) for cache keys. */
+export function paramsKey(params?: Params): string {
+  if (!params) return '';
+  const kept = Object.keys(params)
+    .filter((k) => params[k] !== undefined && params[k] !== null && params[k] !== '')
+    .sort()
+    .map((k) => [k, params[k]]);
+  return JSON.stringify(kept);
+}
+
+export interface GetOptions extends SWRConfiguration {
+  /** Do not toast failures (the caller shows them). */
+  silent?: boolean;
+}
+
+/** swr of `GET url?params` through the environment's API client; the key is `[url, paramsKey(params)]`. */
+export function useGet<T>(url: string | null, params?: Params, options: GetOptions = {}) {
+  const { request } = useEnv();
+  const { silent, ...swr } = options;
+  return useSWR<T>(
+    url ? [url, paramsKey(params)] : null,
+    ([u, p]: [string, string]) => request<T>('GET', u, { params: p ? (Object.fromEntries(JSON.parse(p) as Array<[string, string]>) as Params) : undefined, silent }),
+    { revalidateOnFocus: false, shouldRetryOnError: false, ...swr },
+  );
+}
