@@ -9,11 +9,13 @@ import addFormats from 'ajv-formats';
 import { dateFormats, recordJsonSchema, SYSTEM_FIELDS } from '../src/shared/schema/derive.js';
 import { schemas } from './generated/schemas.js';
 import { createFixtures, ROWS } from './fixtures.js';
+import { FIELD_FORMATS } from '../src/shared/validators/index.js';
 
 // as the server's record validator (src/server/resources/registry.ts createRecordAjv)
 const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
 for (const [name, re] of Object.entries(dateFormats)) ajv.addFormat(name, re);
+for (const [name, f] of Object.entries(FIELD_FORMATS)) ajv.addFormat(name, { type: 'string', validate: (v: string) => f.fault(v) === null });
 
 describe('story fixtures', () => {
   const fixtures = createFixtures(schemas);

@@ -16,12 +16,14 @@
  * fields through the enum, department fields through the departments, project pickers through the
  * project/baseinfo records (and write the project's name into their `nameField`), uploads get one file,
  * array sub-forms two rows, booleans alternate, numbers respect minimum / maximum / precision, dates
- * (`format` date, date-time, year, month) advance per row and per field from 2024-01-08, and strings are
+ * (`format` date, date-time, year, month) advance per row and per field from 2024-01-08, `format` email, phone
+ * and idcard give valid addresses, mobile numbers and ID numbers (src/shared/validators), and strings are
  * the field's title with the row's number (区划名称1, 区划名称1-2 for a child), cut to `maxLength`; a field
  * with a `pattern` takes the first candidate that matches: the example of its placeholder (`e.g. …`), that
  * text, or digits.
  */
 import { dataFields, rulesOf } from '../src/shared/schema/derive.js';
+import { idCardCheckChar } from '../src/shared/validators/index.js';
 import type { FormNode, ResourceSchema } from '../src/shared/schema/types.js';
 
 export type Row = Record<string, unknown>;
@@ -146,6 +148,15 @@ export function createFixtures(schemas: ResourceSchema[]) {
         return String(2021 + at.i);
       case 'month':
         return `${2021 + at.i}-${pad2(((fieldIndex + at.i * 5) % 12) + 1)}`;
+      case 'email':
+        return `user${at.i + 1}@example.com`;
+      case 'phone':
+        return `1380013${String(1000 + at.i).slice(-4)}`;
+      case 'idcard': {
+        // a valid GB 11643-1999 number: address 110102 (Beijing Xicheng), born on the 15th of a month of 198x, check character computed
+        const first17 = `110102198${at.i % 10}${pad2((at.i % 12) + 1)}15${String(101 + at.i).slice(-3)}`;
+        return first17 + idCardCheckChar(first17);
+      }
     }
     const own = text(node, name, at.tag);
     const patterns = patternsOf(node);

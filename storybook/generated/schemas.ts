@@ -11,5 +11,6 @@ import projectBaseinfo from '../../schemas/project/baseinfo.json';
 import systemDict from '../../schemas/system/dict.json';
 import systemDictbiz from '../../schemas/system/dictbiz.json';
 import systemRegion from '../../schemas/system/region.json';
+import systemUser from '../../schemas/system/user.json';
 
-export const schemas = [basicAward, basicBook, basicPatent, basicSoftwarecopyright, basicStandard, basicThesis, projectBaseinfo, systemDict, systemDictbiz, systemRegion] as unknown as ResourceSchema[];
+export const schemas = [basicAward, basicBook, basicPatent, basicSoftwarecopyright, basicStandard, basicThesis, projectBaseinfo, systemDict, systemDictbiz, systemRegion, systemUser] as unknown as ResourceSchema[];

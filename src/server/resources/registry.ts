@@ -21,6 +21,7 @@ import { columnsOf, dataFields, dateFormats, recordJsonSchema, type ColumnDef, t
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import { checkActions } from '../../shared/schema/check-actions.js';
+import { FIELD_FORMATS } from '../../shared/validators/index.js';
 import { resourceSchemaFiles } from './schema-files.js';
 import { READABLE_SYSTEM_FIELDS } from '../../shared/contract/records.js';
 
@@ -57,6 +58,8 @@ export function createRecordAjv(): Ajv {
   const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
   (addFormats as unknown as (a: Ajv) => void)(ajv);
   for (const [name, re] of Object.entries(dateFormats)) ajv.addFormat(name, re);
+  // the shared field formats (phone, idcard …, src/shared/validators): validate.ts answers their own messages
+  for (const [name, f] of Object.entries(FIELD_FORMATS)) ajv.addFormat(name, { type: 'string', validate: (v: string) => f.fault(v) === null });
   return ajv;
 }
 

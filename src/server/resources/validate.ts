@@ -7,19 +7,32 @@
  * 2. the derived JSON Schema (ajv, compiled once per form): types, lengths, patterns, formats, ranges, enums;
  *    unknown fields (`additionalProperties`) are reported as 未知字段: <path>;
  * 3. the message of each fault is the schema's own (`ruleMessage`: the x-validator's message, e.g.
- *    请输入专利名称, or one built from the field's title), in zh and en.
+ *    请输入专利名称, or one built from the field's title), in zh and en; a field of a shared format
+ *    (`format: phone | idcard`, src/shared/validators) without a format message of its own gets the format's
+ *    reason for the value (手机号码长度不为11位, 证件号码校验位错误 …).
  *
  * Faults come one per field (the first one found), ordered as the fields are in the form; `assertValid`
  * throws them as one `ValidationError` (400, `data: [{field, message}]`).
  */
 import type { ValidateFunction } from 'ajv';
 import { ValidationError } from '../core/envelope.js';
-import { checkRequired, DATE_FORMAT_TEXT, dataFields, nodeAtPath, ruleMessage, valueJsonSchema } from '../../shared/schema/derive.js';
+import { checkRequired, DATE_FORMAT_TEXT, dataFields, nodeAtPath, ruleMessage, rulesOf, valueJsonSchema } from '../../shared/schema/derive.js';
+import { formatFault } from '../../shared/validators/index.js';
 import type { FormNode } from '../../shared/schema/types.js';
 import { t } from '../../shared/i18n/messages.js';
 import { createRecordAjv } from './registry.js';
 
 type Row = Record<string, unknown>;
+
+/** The value at dotted `path` (`a.0.b`) of `values`, or undefined. */
+function valueAt(values: Row, path: string): unknown {
+  let v: unknown = values;
+  for (const k of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Row)[k];
+  }
+  return v;
+}
 
 /** One field's fault: the dotted path (`ownershipDetailForm.0.name`) and the message in both languages. */
 export interface FieldFault {
@@ -59,6 +72,14 @@ export function validationFaults(form: FormNode, validate: ValidateFunction, val
       const at = path ? nodeAtPath(form, path) : null;
       if (!at) continue;
       const p = e.params as Record<string, unknown>;
+      if (e.keyword === 'format' && typeof p.format === 'string' && !rulesOf(at.node).some((r) => r.format && r.message)) {
+        // a shared field format (phone, idcard …) says why this value fails, in the spec's words
+        const reason = formatFault(p.format, valueAt(values, path));
+        if (reason) {
+          push(path, reason);
+          continue;
+        }
+      }
       const fmt = typeof p.format === 'string' ? (DATE_FORMAT_TEXT[p.format.replace(/^kc-/, '')] ?? p.format) : undefined;
       const type = Array.isArray(p.type) ? p.type[0] : p.type;
       push(path, ruleMessage(at.node, at.name, e.keyword, { limit: p.limit, format: fmt, type }));

@@ -1772,3 +1772,217 @@ export const regionRecordSchema = {
 export type RegionInput = FromSchema<typeof regionRecordSchema>;
 /** A stored Administrative regions record as the API answers it. */
 export type RegionRecord = RegionInput & SystemFields;
+
+/** 用户 / User (system/user, schemas/system/user.json): the record as submitted. */
+export const userRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "account": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 45,
+      "pattern": "^[A-Za-z0-9_.@-]+$"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 12
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "realName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "deptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "phone": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "phone"
+    },
+    "email": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 45,
+      "format": "email"
+    },
+    "idcard": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "idcard"
+    },
+    "sex": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "birthday": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "zcLevel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "zc": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "zw": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "education": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "job": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 30
+    },
+    "school": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "graduationDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "address": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "postalCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "userType": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "isExpert": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "isPerfect": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "researchProject": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "awards": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "thesis": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type UserInput = FromSchema<typeof userRecordSchema>;
+/** A stored User record as the API answers it. */
+export type UserRecord = UserInput & SystemFields;

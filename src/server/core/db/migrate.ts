@@ -11,6 +11,7 @@ import * as m0003 from './migrations/0003_schema_store.js';
 import * as m0004 from './migrations/0004_examine.js';
 import * as m0005 from './migrations/0005_role_name_en.js';
 import * as m0006 from './migrations/0006_scopes.js';
+import * as m0007 from './migrations/0007_users.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '0004_examine': m0004,
   '0005_role_name_en': m0005,
   '0006_scopes': m0006,
+  '0007_users': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,13 +1,14 @@
 /**
  * The system area (spec 000 §7, spec 002 §3–§7): menus, departments and dictionary reads (routes.ts), the
  * dictionaries' rules and extra endpoints (dict.ts), regions' derived columns (region.ts), and the schema
- * store's endpoints for the designer (schema-routes.ts). Seeds live in seed/ and run from the kernel at start.
+ * store's endpoints for the designer (schema-routes.ts), the user administration (users.ts). Seeds live in seed/ and run from the kernel at start.
  */
 import type { Module } from '../../core/module.js';
 import { registerSystemRoutes } from './routes.js';
 import { registerRegionHooks } from './region.js';
 import { registerDictModule } from './dict.js';
 import { registerSchemaRoutes } from './schema-routes.js';
+import { registerUserModule } from './users.js';
 
 export const module: Module = {
   name: 'system',
@@ -16,5 +17,6 @@ export const module: Module = {
     registerRegionHooks(k.engine);
     registerDictModule(app, k.engine);
     registerSchemaRoutes(app, k.schemas);
+    registerUserModule(app, k);
   },
 };

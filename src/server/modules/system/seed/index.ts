@@ -167,6 +167,18 @@ export const MENUS: MenuSeed[] = [
         code: 'region', name: '行政区划', nameEn: 'Regions', path: '/system/region', resource: 'system/region', grant: [ROLE.admin],
         children: buttons('region', '区划', 'region', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
       },
+      {
+        // user administration (modules/system/users.ts): the generic buttons plus grant, reset, expert, unlock, export
+        code: 'user', name: '用户管理', nameEn: 'Users', path: '/system/user', resource: 'system/user', source: 'UserOutlined', grant: [ROLE.admin],
+        children: [
+          ...buttons('user', '用户', 'user', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
+          { code: 'user_role', name: '角色配置', nameEn: 'Grant roles', category: 2, grant: [ROLE.admin] },
+          { code: 'user_reset', name: '密码重置', nameEn: 'Reset password', category: 2, grant: [ROLE.admin] },
+          { code: 'user_expert', name: '设置专家', nameEn: 'Set expert', category: 2, grant: [ROLE.admin] },
+          { code: 'user_unlock', name: '账号解锁', nameEn: 'Unlock', category: 2, grant: [ROLE.admin] },
+          { code: buttonCode('user', 'export'), name: '导出用户', nameEn: 'Export users', category: 2, grant: [ROLE.admin] },
+        ],
+      },
       // the embedded form designer (designer/, a client route of its own): administrators only
       { code: 'designer', name: '表单设计', nameEn: 'Form designer', path: '/designer', source: 'FormOutlined', roles: [ROLE.admin], grant: [ROLE.admin] },
     ],
