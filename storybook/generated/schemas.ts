@@ -8,9 +8,17 @@ import basicSoftwarecopyright from '../../schemas/basic/softwarecopyright.json';
 import basicStandard from '../../schemas/basic/standard.json';
 import basicThesis from '../../schemas/basic/thesis.json';
 import projectBaseinfo from '../../schemas/project/baseinfo.json';
+import systemClient from '../../schemas/system/client.json';
+import systemDept from '../../schemas/system/dept.json';
 import systemDict from '../../schemas/system/dict.json';
 import systemDictbiz from '../../schemas/system/dictbiz.json';
+import systemLogApi from '../../schemas/system/log-api.json';
+import systemLogError from '../../schemas/system/log-error.json';
+import systemLogUsual from '../../schemas/system/log-usual.json';
+import systemParam from '../../schemas/system/param.json';
+import systemPost from '../../schemas/system/post.json';
 import systemRegion from '../../schemas/system/region.json';
+import systemTenant from '../../schemas/system/tenant.json';
 import systemUser from '../../schemas/system/user.json';
 
-export const schemas = [basicAward, basicBook, basicPatent, basicSoftwarecopyright, basicStandard, basicThesis, projectBaseinfo, systemDict, systemDictbiz, systemRegion, systemUser] as unknown as ResourceSchema[];
+export const schemas = [basicAward, basicBook, basicPatent, basicSoftwarecopyright, basicStandard, basicThesis, projectBaseinfo, systemClient, systemDept, systemDict, systemDictbiz, systemLogApi, systemLogError, systemLogUsual, systemParam, systemPost, systemRegion, systemTenant, systemUser] as unknown as ResourceSchema[];

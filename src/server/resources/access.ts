@@ -7,6 +7,10 @@
  * list-for-myCompany = as read unless given; add / edit / remove = `<menu>_add` / `_edit` / `_delete`
  * (administrators only without a menu); `null` = any signed-in user. Administrators of the tenant pass.
  *
+ * `scope.platformAdminOnly` (tenants, clients, parameters): every operation, reads included, only for
+ * administrators of the platform tenant 000000 (403 平台数据只能由平台管理员维护 otherwise).
+ * `scope.platformSeesAll` (logs): the rows of a platform administrator's reads are not limited to a tenant.
+ *
  * Platform resources (`scope.platform`: one copy for all tenants — regions, system dictionaries) are
  * readable as their permissions say and writable (add, edit, remove) only by administrators of the platform
  * tenant 000000: 403 平台数据只能由平台管理员维护 for anyone else, a tenant's own administrator included.
@@ -74,6 +78,7 @@ export class Access {
   async authorize(user: AuthUser | null, r: Resource, op: Operation): Promise<AuthUser> {
     if (!user) throw new ApiError(401, 'unauthorized');
     r = this.registry.resources.get(r.schema.name) ?? r;
+    if (r.schema.scope?.platformAdminOnly && (user.tenantId !== PLATFORM_TENANT || !user.isAdmin)) throw new ApiError(403, 'platformAdminOnly');
     if (WRITES.has(op) && isPlatform(r)) {
       if (user.tenantId !== PLATFORM_TENANT || !user.isAdmin) throw new ApiError(403, 'platformAdminOnly');
       return user;
@@ -87,7 +92,8 @@ export class Access {
 
   /** Adds the live-row, tenant and (unless `withDataScope` is false) data-scope conditions of `r` for `user`. */
   async scope(r: Resource, user: AuthUser, cond: Conditions, withDataScope = true): Promise<void> {
-    if (r.tenantScoped) cond.add(`tenant_id = ${cond.param(user.tenantId)}`);
+    const seesAll = r.schema.scope?.platformSeesAll === true && user.tenantId === PLATFORM_TENANT && user.isAdmin;
+    if (r.tenantScoped && !seesAll) cond.add(`tenant_id = ${cond.param(user.tenantId)}`);
     cond.add('is_deleted = 0');
     if (!withDataScope || !r.schema.scope?.dataScope) return;
     const scopes = await this.grants.dataScopes(user.activeRoleIds, r.schema.name);

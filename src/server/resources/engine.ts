@@ -34,9 +34,10 @@ import type { AuthUser, GrantCache, OrgCache } from '../core/context.js';
 import type { Lang } from '../../shared/i18n/messages.js';
 import type { Registry, Resource } from './registry.js';
 import { Access, type Operation } from './access.js';
-import { addFilters, Conditions, orderBy, paging, quote } from './query.js';
+import { addFilters, Conditions, orderBy, paging, quote, writeOnlyFields } from './query.js';
 import { CountCache } from './count-cache.js';
 import { assertValid } from './validate.js';
+import { isId } from '../../shared/contract/ids.js';
 import { coerceScalars } from '../../shared/schema/coerce.js';
 import { removeRecords, submitRecord } from './write.js';
 import { ResourceRoutes } from './routes.js';
@@ -159,11 +160,12 @@ export class ResourceEngine {
     new ResourceRoutes(this).mount(app);
   }
 
-  /** Maps a row (snake_case) to a record (camelCase) with the value conventions of DESIGN §6. */
+  /** Maps a row (snake_case) to a record (camelCase) with the value conventions of DESIGN §6; `x-write-only` fields are left out. */
   toRecord(r: Resource, row: Row): Row {
     const out: Row = {};
+    const hidden = writeOnlyFields(r);
     for (const c of r.columns) {
-      if (c.column === 'is_deleted') continue;
+      if (c.column === 'is_deleted' || hidden.has(c.field)) continue;
       let v = row[c.column];
       if (v !== null && v !== undefined && c.kind === 'integer' && !c.system && !c.idText && c.sqlType === 'bigint') v = Number(v);
       out[c.field] = v ?? null;
@@ -258,7 +260,7 @@ export class ResourceEngine {
       const raw = query[param];
       if (raw !== undefined && typeof raw !== 'string') throw new ApiError(400, 'badParam', { param });
       const parent = raw === undefined || raw === '' ? spec.rootValue : raw;
-      if (parent.length > 100) throw new ApiError(400, 'badParam', { param });
+      if (parent.length > 100 || (parentCol.sqlType === 'bigint' && parent !== spec.rootValue && !isId(parent))) throw new ApiError(400, 'badParam', { param });
       const parentParam = cond.param(parent);
       // unqualified names inside the subquery resolve to its own table (c), so the scope applies to children too
       const childCond = cond.sql();
@@ -275,11 +277,12 @@ export class ResourceEngine {
       });
     }
     const rows = await this.query<Row>(
-      `SELECT ${key}::text AS k, ${quote(parentCol.column)}::text AS p, ${quote(labelCol.column)} AS l FROM ${tbl} WHERE ${cond.sql()} ORDER BY ${sort}${key}`,
+      `SELECT ${this.selectList(r)}, ${key}::text AS kc_k, ${quote(parentCol.column)}::text AS kc_p, ${quote(labelCol.column)} AS kc_l FROM ${tbl} WHERE ${cond.sql()} ORDER BY ${sort}${key}`,
       cond.params,
     );
+    // every node carries its record (as lazy-tree's do: a department's deptCategory …) besides the tree keys
     const nodes = new Map<string, Row & { children: Row[] }>();
-    for (const row of rows) nodes.set(row.k as string, { id: row.k, key: row.k, value: row.k, title: row.l, parentId: row.p, children: [], hasChildren: false });
+    for (const row of rows) nodes.set(row.kc_k as string, { ...this.toRecord(r, row), id: row.kc_k, key: row.kc_k, value: row.kc_k, title: row.kc_l, parentId: row.kc_p, children: [], hasChildren: false });
     const roots: Row[] = [];
     for (const n of nodes.values()) {
       const parent = nodes.get(n.parentId as string);

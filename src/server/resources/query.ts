@@ -59,8 +59,21 @@ export class Conditions {
 
 function findColumn(r: Resource, name: string): ColumnDef | undefined {
   const c = r.byField.get(name) ?? r.byColumn.get(name);
-  if (!c || c.column === 'is_deleted' || c.column === 'tenant_id') return undefined;
+  // the system tenant_id is the scope's, never a filter; a platform resource's own tenantId field (tenants) is
+  if (!c || c.column === 'is_deleted' || (c.column === 'tenant_id' && c.system) || writeOnlyFields(r).has(c.field)) return undefined;
   return c;
+}
+
+const writeOnly = new WeakMap<Resource, Set<string>>();
+
+/** The fields of `r` marked `x-write-only`: never answered by reads, never a filter (computed once per Resource). */
+export function writeOnlyFields(r: Resource): Set<string> {
+  let set = writeOnly.get(r);
+  if (!set) {
+    set = new Set(r.fields.filter((f) => f.node['x-write-only'] === true).map((f) => f.name));
+    writeOnly.set(r, set);
+  }
+  return set;
 }
 
 /**

@@ -9,14 +9,20 @@
  *    cleared);
  * 3. `x-server-only` fields (and the `actions.statusField` in any case): whatever the body says, an update
  *    keeps the stored value and an insert gets the field's default — only workflow actions and hooks write
- *    them;
+ *    them; an `x-write-only` field (never read back) is left as stored by an update unless a hook sets it;
  * 4. `rules` of kind `clear`: fields emptied unless their condition holds (before validation);
  * 5. the fields' own rules (validate.ts: required, types, lengths, formats …, the schema's messages);
  * 6. `rules` of kind `before`: cross-field order (400 on the rule's field with its message);
  * 7. `x-ref` fields: the referenced department, user or record exists, live, in the caller's tenant
  *    (400 <label>不存在);
  * 8. module hooks (before/after submit and remove, inside the transaction);
+ * 9. `removeGuard` (remove only): refused with the guard's message while live rows of another table (or the
+ *    same one: child departments) reference a removed record;
  * then the row is written and the table's cached counts are dropped on every node (`engine.changed`).
+ * With `audit: true` the write also leaves a row in the usual log (blade_log_usual, same transaction): who
+ * (user_id, create_by = account, tenant_id), when (create_time), what (log_id `<resource>:<add|edit|remove>`,
+ * log_data JSON `{resource, action, ids, changes}` where `changes` maps a field to `{from, to}`; an
+ * `x-write-only` field's values are never written there).
  *
  * Nothing half-written survives a failure: every step runs in the transaction, a thrown error rolls it back.
  */
@@ -32,7 +38,7 @@ import type { FormNode, RecordRule } from '../../shared/schema/types.js';
 import type { Db } from '../core/db/index.js';
 import type { ResourceEngine, SubmitHookContext, RemoveHookContext } from './engine.js';
 import type { Resource } from './registry.js';
-import { Conditions, quote } from './query.js';
+import { Conditions, quote, writeOnlyFields } from './query.js';
 import { statusLabel, statusOf } from './status.js';
 import type { FieldFault } from './validate.js';
 
@@ -58,7 +64,12 @@ async function refuseLocked(r: Resource, record: Row, what: 'edit' | 'remove', d
 /** Keeps every server-only field (and the status field) as stored, or at its default for a new record. */
 function keepServerOnly(r: Resource, values: Row, existing: Row | null): void {
   const statusField = r.schema.actions?.statusField;
+  const hidden = writeOnlyFields(r);
   for (const f of r.fields) {
+    if (existing && hidden.has(f.name)) {
+      delete values[f.name]; // never read back, so an update leaves the column alone unless a hook sets it
+      continue;
+    }
     if (f.node['x-server-only'] !== true && f.name !== statusField) continue;
     const def = f.node.default === undefined ? null : structuredClone(f.node.default);
     values[f.name] = existing ? (existing[f.name] ?? def) : def;
@@ -194,6 +205,7 @@ export async function submitRecord(engine: ResourceEngine, r: Resource, user: Au
       for (const h of hooks) await h.beforeSubmit?.(ctx);
       const row = isNew ? await insertRow(engine, r, user, ctx.record, trx) : await updateRow(engine, r, user, ctx.record, existing!, trx);
       const saved = engine.toRecord(r, row);
+      if (r.schema.audit) await writeAudit(engine, r, user, isNew ? 'add' : 'edit', [String(row[r.keyColumn])], auditChanges(r, existing, saved), trx);
       for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved });
       return saved;
     })
@@ -250,7 +262,8 @@ async function insertRow(engine: ResourceEngine, r: Resource, user: AuthUser, da
 async function updateRow(engine: ResourceEngine, r: Resource, user: AuthUser, data: Row, existing: Row, trx: Db): Promise<Row> {
   const params: unknown[] = [];
   const p = binder(params);
-  const sets = r.fields.filter((f) => f.name !== r.key).map((f) => {
+  const hidden = writeOnlyFields(r);
+  const sets = r.fields.filter((f) => f.name !== r.key && !(hidden.has(f.name) && data[f.name] === undefined)).map((f) => {
     const c = r.byField.get(f.name)!;
     return `${quote(c.column)} = ${p(data[c.field], c)}`;
   });
@@ -283,6 +296,15 @@ export async function removeRecords(engine: ResourceEngine, r: Resource, user: A
       }
       const ctx: RemoveHookContext = { user, resource: r, trx, lang, ids };
       for (const h of hooks) await h.beforeRemove?.(ctx);
+      for (const g of r.schema.removeGuard ?? []) {
+        const gp: unknown[] = [ids];
+        let gsql = `SELECT 1 FROM ${quote(g.table)} WHERE ${quote(g.column)}::text = ANY($1::text[]) AND is_deleted = 0`;
+        if (g.tenant !== false) {
+          gp.push(user.tenantId);
+          gsql += ` AND tenant_id = $2`;
+        }
+        if ((await engine.query(`${gsql} LIMIT 1`, gp, trx)).length) throw new ApiError(400, { zh: g.message, en: g.messageEn });
+      }
       const params = [...cond.params, user.userId];
       const done = await engine.query(
         `UPDATE ${quote(r.schema.table)} SET is_deleted = 1, update_user = $${params.length}::bigint, update_time = now() WHERE ${cond.sql()} RETURNING ${quote(r.keyColumn)}`,
@@ -290,8 +312,35 @@ export async function removeRecords(engine: ResourceEngine, r: Resource, user: A
         trx,
       );
       if (done.length !== ids.length) throw new ApiError(404, 'notFound'); // rolls back: all or nothing
+      if (r.schema.audit) await writeAudit(engine, r, user, 'remove', ids, {}, trx);
       for (const h of hooks) await h.afterRemove?.(ctx);
       return done.length;
     })
     .finally(() => engine.changed(r.schema.table));
+}
+
+/**
+ * The fields whose value changed between the record `before` (null for an insert) and the saved record
+ * `after`, as `{field: {from, to}}`; `x-write-only` fields are in neither record and so never logged.
+ */
+function auditChanges(r: Resource, before: Row | null, after: Row): Record<string, { from: unknown; to: unknown }> {
+  const hidden = writeOnlyFields(r);
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const f of r.fields) {
+    if (hidden.has(f.name)) continue;
+    const from = before ? (before[f.name] ?? null) : null;
+    const to = after[f.name] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) out[f.name] = { from, to };
+  }
+  return out;
+}
+
+/** Writes one audit row of `r` (schema key `audit`) to the usual log, in the write's transaction. */
+async function writeAudit(engine: ResourceEngine, r: Resource, user: AuthUser, action: 'add' | 'edit' | 'remove', ids: string[], changes: Row, trx: Db): Promise<void> {
+  const data = JSON.stringify({ resource: r.schema.name, title: r.schema.title, titleEn: r.schema.titleEn, action, ids, changes });
+  await engine.query(
+    `INSERT INTO blade_log_usual (id, tenant_id, log_level, log_id, log_data, method, request_uri, user_id, create_by) VALUES ($1::bigint, $2, 'audit', $3, $4, 'POST', $5, $6::bigint, $7)`,
+    [nextId(), user.tenantId, `${r.schema.name}:${action}`.slice(0, 100), data, `${r.schema.api}/${action === 'remove' ? 'remove' : 'submit'}`, user.userId, user.account.slice(0, 64)],
+    trx,
+  );
 }

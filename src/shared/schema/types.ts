@@ -85,6 +85,8 @@ export interface FormNode {
    * arrays are checked element by element.
    */
   'x-ref'?: string;
+  /** Never answered by reads nor usable as a list filter (a stored secret's hash); written by hooks. */
+  'x-write-only'?: boolean;
   [key: `x-${string}`]: unknown;
 }
 
@@ -123,7 +125,15 @@ export interface ResourceSchema {
    * readable by every signed-in user and writable only by administrators of the platform tenant 000000
    * (DESIGN §4). `platform` implies `tenant: false`.
    */
-  scope?: { tenant?: boolean; dataScope?: boolean; platform?: boolean };
+  scope?: {
+    tenant?: boolean;
+    dataScope?: boolean;
+    platform?: boolean;
+    /** Every operation, reads included, only for administrators of the platform tenant 000000 (403 otherwise). */
+    platformAdminOnly?: boolean;
+    /** Reads by administrators of the platform tenant 000000 see every tenant's rows (logs). */
+    platformSeesAll?: boolean;
+  };
   endpoints: EndpointName[];
   /** Menu code whose grants gate the endpoints (see `permissions`). */
   menu?: string;
@@ -144,6 +154,23 @@ export interface ResourceSchema {
   rules?: RecordRule[];
   /** What statistics group this resource's records by (DESIGN §4 `stats`). */
   stats?: StatsSpec;
+  /** Every generic submit and remove writes an audit row to the usual log (blade_log_usual; write.ts). */
+  audit?: boolean;
+  /** Removal refused while other rows reference the record (write.ts; see `RemoveGuard`). */
+  removeGuard?: RemoveGuard[];
+}
+
+/**
+ * "Refuse removal while rows of `table` reference this record through `column`" (write.ts): checked in the
+ * remove's transaction over live rows (`is_deleted = 0`), in the caller's tenant unless `tenant` is false; a
+ * hit is a 400 with the message, and nothing changes. E.g. a department with users or child departments.
+ */
+export interface RemoveGuard {
+  table: string;
+  column: string;
+  tenant?: boolean;
+  message: string;
+  messageEn: string;
 }
 
 /**

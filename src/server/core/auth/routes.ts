@@ -56,8 +56,14 @@ function header(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * True when the given secret `b` matches the stored `a`: a stored `sha256:<hex>` (clients created by the
+ * administration, src/server/modules/system/tenants.ts) is compared with the SHA-256 of `b`; any other stored
+ * value is the secret in clear (the seeded web client). Constant time either way.
+ */
 function sameSecret(a: string, b: string): boolean {
-  const ha = crypto.createHash('sha256').update(a).digest();
+  const hashed = /^sha256:([0-9a-f]{64})$/.exec(a);
+  const ha = hashed ? Buffer.from(hashed[1], 'hex') : crypto.createHash('sha256').update(a).digest();
   const hb = crypto.createHash('sha256').update(b).digest();
   return crypto.timingSafeEqual(ha, hb);
 }

@@ -9,6 +9,9 @@ import { registerRegionHooks } from './region.js';
 import { registerDictModule } from './dict.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { registerUserModule } from './users.js';
+import { registerOrgModule } from './org.js';
+import { registerTenantModule } from './tenants.js';
+import { registerLogModule } from './logs.js';
 
 export const module: Module = {
   name: 'system',
@@ -18,5 +21,8 @@ export const module: Module = {
     registerDictModule(app, k.engine);
     registerSchemaRoutes(app, k.schemas);
     registerUserModule(app, k);
+    registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
+    registerTenantModule(app, k.engine, k.database, k.embedded !== undefined); // tenants, clients, parameters (tenants.ts)
+    registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
   },
 };
