@@ -12,6 +12,7 @@ import * as m0004 from './migrations/0004_examine.js';
 import * as m0005 from './migrations/0005_role_name_en.js';
 import * as m0006 from './migrations/0006_scopes.js';
 import * as m0007 from './migrations/0007_users.js';
+import * as m0008 from './migrations/0008_roles_menus.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0005_role_name_en': m0005,
   '0006_scopes': m0006,
   '0007_users': m0007,
+  '0008_roles_menus': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

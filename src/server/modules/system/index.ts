@@ -8,10 +8,10 @@ import { registerSystemRoutes } from './routes.js';
 import { registerRegionHooks } from './region.js';
 import { registerDictModule } from './dict.js';
 import { registerSchemaRoutes } from './schema-routes.js';
+import { registerRoleModule } from './roles.js';
+import { registerMenuModule } from './menus.js';
+import { registerScopeHooks } from './scopes.js';
 import { registerUserModule } from './users.js';
-import { registerOrgModule } from './org.js';
-import { registerTenantModule } from './tenants.js';
-import { registerLogModule } from './logs.js';
 
 export const module: Module = {
   name: 'system',
@@ -20,9 +20,9 @@ export const module: Module = {
     registerRegionHooks(k.engine);
     registerDictModule(app, k.engine);
     registerSchemaRoutes(app, k.schemas);
+    registerRoleModule(app, k.engine, k.grants); // roles, role grants and the grant trees (roles.ts)
+    registerMenuModule(app, k.engine, k.grants); // menus and top menus (menus.ts)
+    registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
-    registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
-    registerTenantModule(app, k.engine, k.database, k.embedded !== undefined); // tenants, clients, parameters (tenants.ts)
-    registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
   },
 };

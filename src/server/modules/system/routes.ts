@@ -6,10 +6,19 @@
  *   category, isOpen, isEnabled, resource, meta: {roles, i18n}, children, hasChildren`.
  * - `GET /api/blade-system/menu/buttons` — the same tree with the granted buttons (category 2) as leaves; the
  *   client's permission map is built from the leaf codes.
- * - `GET /api/blade-system/menu/top-menu` — the tenant's top menus holding at least one granted menu.
+ * - `GET /api/blade-system/menu/top-menu` — the tenant's top menus the current role may open: those granted to
+ *   it (`blade_role_top_menu`, role/grant's topMenuIds, migration 0008) when it has any, else those holding at
+ *   least one of its granted menus; roles combine by union; administrators see all of the tenant's.
+ * - `GET /api/blade-system/menu/routes-app?topMenuId=&roleId=` — what an app client needs in one call: the
+ *   routes tree of the current role with its granted buttons as leaves (as `buttons`, limited like `routes`).
+ * - `GET /api/blade-system/menu/appList?roleId=` — the current role's granted, enabled menus that open a
+ *   screen (category 1 with a path and no sub-menus), flat, in menu order: an app's grid of entries.
+ * - `GET /api/blade-system/menu/top-parentId?id=` (or `?path=`) — for a menu (by id, or by its route path),
+ *   `{menuId, rootId, topMenuId}`: its top-level ancestor and the first top menu of the caller's tenant that
+ *   holds it (null when none does), so the shell can switch the top bar to the screen being opened.
  * - `GET /api/blade-system/dict/dictionary?code=` and `dict-biz/dictionary?code=` — the entries of a
  *   dictionary: `[{id, parentId, code, dictKey, dictValue, dictValueEn, sort, remark, isSealed}]`.
- * Departments (tree, lazy-tree …) are the generic endpoints of schemas/system/dept.json (org.ts adds the rest).
+ * - `GET /api/blade-system/dept/tree`, `dept/lazy-tree?parentId=` — the tenant's departments.
  *
  * All answer in the envelope, need a signed-in user, and read only the caller's tenant (menus are global
  * rows; grants are per role, roles are per tenant).
@@ -154,10 +163,61 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
         FROM blade_top_menu t
        WHERE t.tenant_id = ${user.tenantId} AND t.is_deleted = 0
          AND (${user.isAdmin} OR EXISTS (
-           SELECT 1 FROM blade_top_menu_setting s JOIN blade_role_menu rm ON rm.menu_id = s.menu_id
-            WHERE s.top_menu_id = t.id AND rm.role_id = ANY(${roles}::bigint[])))
+           SELECT 1 FROM unnest(${roles}::bigint[]) AS r(id)
+            WHERE CASE WHEN EXISTS (SELECT 1 FROM blade_role_top_menu g JOIN blade_top_menu x ON x.id = g.top_menu_id AND x.is_deleted = 0
+                                     WHERE g.role_id = r.id)
+                       THEN EXISTS (SELECT 1 FROM blade_role_top_menu g WHERE g.role_id = r.id AND g.top_menu_id = t.id)
+                       ELSE EXISTS (SELECT 1 FROM blade_top_menu_setting s JOIN blade_role_menu rm ON rm.menu_id = s.menu_id
+                                     WHERE s.top_menu_id = t.id AND rm.role_id = r.id) END))
        ORDER BY t.sort, t.id`.execute(db);
     return ok(r.rows, undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/routes-app', { schema: { tags: ['menu'], summary: 'Menu routes with their buttons (app client)' } }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const rows = await menusFor(req.user!, q.roleId, true, q.topMenuId);
+    return ok(buildTree(rows), undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/appList', { schema: { tags: ['menu'], summary: 'Granted screens of the current role, flat' } }, async (req) => {
+    const q = req.query as Record<string, unknown>;
+    const rows = await menusFor(req.user!, q.roleId, false, undefined);
+    const parents = new Set(rows.filter((m) => m.category === 1).map((m) => m.parent_id));
+    const screens = rows.filter((m) => m.category === 1 && m.is_enabled && m.path && !parents.has(m.id));
+    const order = new Map<string, number>();
+    const walk = (nodes: MenuNode[]) => nodes.forEach((n) => (order.set(String(n.id), order.size), walk(n.children)));
+    walk(buildTree(rows));
+    screens.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+    return ok(screens.map((m) => { const { children, hasChildren, ...rest } = toNode(m); void children; void hasChildren; return rest; }), undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/menu/top-parentId', { schema: { tags: ['menu'], summary: 'Top-level ancestor and top menu of a menu' } }, async (req) => {
+    const user = req.user!;
+    const q = req.query as Record<string, unknown>;
+    let menuId: string | undefined;
+    if (q.id !== undefined && q.id !== '') {
+      if (!isId(q.id)) throw new ApiError(400, 'badParam', { param: 'id' });
+      menuId = q.id;
+    } else if (typeof q.path === 'string' && q.path !== '' && q.path.length <= 255) {
+      const byPath = await sql<{ id: string }>`SELECT id::text AS id FROM blade_menu WHERE path = ${q.path} AND is_deleted = 0 ORDER BY category, id LIMIT 1`.execute(db);
+      menuId = byPath.rows[0]?.id;
+      if (!menuId) throw new ApiError(404, 'notFound');
+    } else if (q.path !== undefined && q.path !== '') throw new ApiError(400, 'badParam', { param: 'path' });
+    else throw new ApiError(400, 'missingParam', { param: 'id' });
+    const up = await sql<{ id: string; parent_id: string }>`
+      WITH RECURSIVE up AS (
+        SELECT id, parent_id, 0 AS depth FROM blade_menu WHERE id = ${menuId}::bigint AND is_deleted = 0
+        UNION
+        SELECT m.id, m.parent_id, up.depth + 1 FROM blade_menu m JOIN up ON m.id = up.parent_id WHERE m.is_deleted = 0 AND up.depth < 100
+      ) SELECT id::text AS id, parent_id::text AS parent_id FROM up ORDER BY depth`.execute(db);
+    if (!up.rows.length) throw new ApiError(404, 'notFound');
+    const chain = up.rows.map((r) => r.id);
+    const rootId = up.rows[up.rows.length - 1].id;
+    const top = await sql<{ id: string }>`
+      SELECT t.id::text AS id FROM blade_top_menu t JOIN blade_top_menu_setting s ON s.top_menu_id = t.id
+       WHERE t.tenant_id = ${user.tenantId} AND t.is_deleted = 0 AND s.menu_id = ANY(${chain}::bigint[])
+       ORDER BY t.sort, t.id LIMIT 1`.execute(db);
+    return ok({ menuId, rootId, topMenuId: top.rows[0]?.id ?? null }, undefined, req.lang);
   });
 
   const dictionary = (table: 'blade_dict' | 'blade_dict_biz') => async (req: any) => {
@@ -175,4 +235,36 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
   };
   app.get('/api/blade-system/dict/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a system dictionary' } }, dictionary('blade_dict'));
   app.get('/api/blade-system/dict-biz/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a business dictionary' } }, dictionary('blade_dict_biz'));
+
+  const deptRows = async (tenantId: string) =>
+    (
+      await sql<{ id: string; parent_id: string; dept_name: string; dept_category: number; sort: number }>`
+        SELECT id, parent_id, dept_name, dept_category, sort FROM blade_dept WHERE tenant_id = ${tenantId} AND is_deleted = 0 ORDER BY sort, id`.execute(db)
+    ).rows;
+
+  app.get('/api/blade-system/dept/tree', { schema: { tags: ['dept'], summary: 'Department tree of the tenant' } }, async (req) => {
+    const rows = await deptRows(req.user!.tenantId);
+    const nodes = new Map(rows.map((d) => [d.id, { id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, children: [] as unknown[], hasChildren: false }]));
+    const roots: unknown[] = [];
+    for (const n of nodes.values()) {
+      const p = nodes.get(n.parentId);
+      if (p) {
+        p.children.push(n);
+        p.hasChildren = true;
+      } else roots.push(n);
+    }
+    return ok(roots, undefined, req.lang);
+  });
+
+  app.get('/api/blade-system/dept/lazy-tree', { schema: { tags: ['dept'], summary: 'Children of a department' } }, async (req) => {
+    const parentId = (req.query as Record<string, unknown>).parentId ?? '0';
+    if (!isId(parentId)) throw new ApiError(400, 'badParam', { param: 'parentId' });
+    const rows = await deptRows(req.user!.tenantId);
+    const hasKids = new Set(rows.map((d) => d.parent_id));
+    return ok(
+      rows.filter((d) => d.parent_id === parentId).map((d) => ({ id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, hasChildren: hasKids.has(d.id) })),
+      undefined,
+      req.lang,
+    );
+  });
 }
