@@ -83,7 +83,7 @@ describe('menu/routes', () => {
     expect(status).toBe(200);
     const system = (body.data as MenuNode[]).find((n) => n.name === '系统管理');
     expect(system).toBeDefined();
-    expect(system!.children.map((c) => c.name)).toEqual(['字典管理', '业务字典', '行政区划', '用户管理', '角色管理', '菜单管理', '顶部菜单', '数据权限', '接口权限', '表单设计']);
+    expect(system!.children.map((c) => c.name)).toEqual(['字典管理', '业务字典', '行政区划', '用户管理', '机构管理', '岗位管理', '租户管理', '应用管理', '参数管理', '日志管理', '角色管理', '菜单管理', '顶部菜单', '数据权限', '接口权限', '表单设计']);
     expect(system!.children.find((c) => c.name === '表单设计')).toMatchObject({ path: '/designer', meta: { roles: ['administrator'] } });
     expect(system!.children.find((c) => c.name === '行政区划')).toMatchObject({ path: '/system/region', resource: 'system/region' });
     expect(named(body.data, '专利')).toBeDefined();

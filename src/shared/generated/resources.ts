@@ -1566,6 +1566,70 @@ export type ApiscopeInput = FromSchema<typeof apiscopeRecordSchema>;
 /** A stored API scopes record as the API answers it. */
 export type ApiscopeRecord = ApiscopeInput & SystemFields;
 
+/** 应用管理 / Clients (system/client, schemas/system/client.json): the record as submitted. */
+export const clientRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "clientId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 48,
+      "pattern": "^[A-Za-z0-9_-]+$"
+    },
+    "clientSecret": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 256
+    },
+    "scope": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "authorizedGrantTypes": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255,
+      "pattern": "^(password|captcha|refresh_token|social|authorization_code|client_credentials)(,(password|captcha|refresh_token|social|authorization_code|client_credentials))*$"
+    },
+    "accessTokenValidity": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 86400,
+      "minimum": 60
+    },
+    "refreshTokenValidity": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 31536000,
+      "minimum": 60
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ClientInput = FromSchema<typeof clientRecordSchema>;
+/** A stored Clients record as the API answers it. */
+export type ClientRecord = ClientInput & SystemFields;
+
 /** 数据权限 / Data scopes (system/datascope, schemas/system/datascope.json): the record as submitted. */
 export const datascopeRecordSchema = {
   "type": "object",
@@ -1647,6 +1711,86 @@ export const datascopeRecordSchema = {
 export type DatascopeInput = FromSchema<typeof datascopeRecordSchema>;
 /** A stored Data scopes record as the API answers it. */
 export type DatascopeRecord = DatascopeInput & SystemFields;
+
+/** 机构管理 / Departments (system/dept, schemas/system/dept.json): the record as submitted. */
+export const deptRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "parentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(0|[1-9][0-9]{0,17}|[1-8][0-9]{18})$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "deptName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 45
+    },
+    "fullName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 45
+    },
+    "deptCategory": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": 0
+    },
+    "ancestors": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DeptInput = FromSchema<typeof deptRecordSchema>;
+/** A stored Departments record as the API answers it. */
+export type DeptRecord = DeptInput & SystemFields;
 
 /** 系统字典 / Dictionary (system/dict, schemas/system/dict.json): the record as submitted. */
 export const dictRecordSchema = {
@@ -1820,6 +1964,282 @@ export type DictbizInput = FromSchema<typeof dictbizRecordSchema>;
 /** A stored Business dictionary record as the API answers it. */
 export type DictbizRecord = DictbizInput & SystemFields;
 
+/** 接口日志 / API log (system/log-api, schemas/system/log-api.json): the record as submitted. */
+export const logApiRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "type": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "method": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10
+    },
+    "requestUri": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "statusCode": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    },
+    "time": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    },
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[0-9]{1,19}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "createBy": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "remoteIp": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "userAgent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "params": {
+      "type": [
+        "string",
+        "null"
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type LogApiInput = FromSchema<typeof logApiRecordSchema>;
+/** A stored API log record as the API answers it. */
+export type LogApiRecord = LogApiInput & SystemFields;
+
+/** 错误日志 / Error log (system/log-error, schemas/system/log-error.json): the record as submitted. */
+export const logErrorRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "exceptionName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "method": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10
+    },
+    "requestUri": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[0-9]{1,19}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "createBy": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "remoteIp": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "userAgent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "message": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "params": {
+      "type": [
+        "string",
+        "null"
+      ]
+    },
+    "stackTrace": {
+      "type": [
+        "string",
+        "null"
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type LogErrorInput = FromSchema<typeof logErrorRecordSchema>;
+/** A stored Error log record as the API answers it. */
+export type LogErrorRecord = LogErrorInput & SystemFields;
+
+/** 通用日志 / Usual log (system/log-usual, schemas/system/log-usual.json): the record as submitted. */
+export const logUsualRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "logLevel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10
+    },
+    "logId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "method": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10
+    },
+    "requestUri": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[0-9]{1,19}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "createBy": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "remoteIp": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "userAgent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "logData": {
+      "type": [
+        "string",
+        "null"
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type LogUsualInput = FromSchema<typeof logUsualRecordSchema>;
+/** A stored Usual log record as the API answers it. */
+export type LogUsualRecord = LogUsualInput & SystemFields;
+
 /** 菜单管理 / Menus (system/menu, schemas/system/menu.json): the record as submitted. */
 export const menuRecordSchema = {
   "type": "object",
@@ -1953,6 +2373,116 @@ export const menuRecordSchema = {
 export type MenuInput = FromSchema<typeof menuRecordSchema>;
 /** A stored Menus record as the API answers it. */
 export type MenuRecord = MenuInput & SystemFields;
+
+/** 参数管理 / Parameters (system/param, schemas/system/param.json): the record as submitted. */
+export const paramRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "paramName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "paramKey": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255,
+      "pattern": "^[A-Za-z][A-Za-z0-9_.-]*$"
+    },
+    "paramValue": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ParamInput = FromSchema<typeof paramRecordSchema>;
+/** A stored Parameters record as the API answers it. */
+export type ParamRecord = ParamInput & SystemFields;
+
+/** 岗位管理 / Posts (system/post, schemas/system/post.json): the record as submitted. */
+export const postRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "category": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        3,
+        4,
+        null
+      ]
+    },
+    "postCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 12,
+      "pattern": "^[A-Za-z0-9_-]+$"
+    },
+    "postName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": 0
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type PostInput = FromSchema<typeof postRecordSchema>;
+/** A stored Posts record as the API answers it. */
+export type PostRecord = PostInput & SystemFields;
 
 /** 行政区划 / Administrative regions (system/region, schemas/system/region.json): the record as submitted. */
 export const regionRecordSchema = {
@@ -2127,6 +2657,83 @@ export const roleRecordSchema = {
 export type RoleInput = FromSchema<typeof roleRecordSchema>;
 /** A stored Roles record as the API answers it. */
 export type RoleRecord = RoleInput & SystemFields;
+
+/** 租户管理 / Tenants (system/tenant, schemas/system/tenant.json): the record as submitted. */
+export const tenantRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "tenantId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 12
+    },
+    "tenantName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "domain": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255,
+      "pattern": "^[A-Za-z0-9.:-]*$"
+    },
+    "contactPerson": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "contactNumber": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^[0-9+() -]*$"
+    },
+    "address": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "accountNumber": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -1
+    },
+    "expireTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TenantInput = FromSchema<typeof tenantRecordSchema>;
+/** A stored Tenants record as the API answers it. */
+export type TenantRecord = TenantInput & SystemFields;
 
 /** 顶部菜单 / Top menus (system/topmenu, schemas/system/topmenu.json): the record as submitted. */
 export const topmenuRecordSchema = {

@@ -96,6 +96,15 @@ export const messages = {
     en: 'Changing column {field} of table {table} from {from} to {to} would lose data: refused',
   },
   schemaInvalid: { zh: '资源定义 {file} 不合法: {fault}', en: 'Resource schema {file} is invalid: {fault}' },
+  // departments, tenants, clients, parameters, logs (issue 9; src/server/modules/system/org.ts, tenants.ts, logs.ts)
+  deptParentMissing: { zh: '上级机构不存在', en: 'The parent department does not exist' },
+  deptParentCycle: { zh: '上级机构不能是自身或其下级机构', en: 'The parent department cannot be the department itself or one below it' },
+  platformTenantRemove: { zh: '平台租户不能删除', en: 'The platform tenant cannot be removed' },
+  clientIdTaken: { zh: '应用ID已存在', en: 'The client ID already exists' },
+  paramKeyTaken: { zh: '参数键名已存在', en: 'The parameter key already exists' },
+  clientLogEmpty: { zh: '没有要上传的日志', en: 'There is no log entry to upload' },
+  clientLogTooMany: { zh: '一次最多上传 {max} 条日志', en: 'At most {max} log entries per upload' },
+  clientLogNoMessage: { zh: '日志缺少错误信息', en: 'A log entry has no message' },
   // roles, menus, top menus, data and API scopes (issue 9; src/server/modules/system/roles.ts, menus.ts, scopes.ts)
   roleAliasExists: { zh: '同一上级角色下已有别名为 {alias} 的角色', en: 'A role with the alias {alias} already exists under the same parent role' },
   roleParentMissing: { zh: '上级角色不存在', en: 'The parent role does not exist' },

@@ -12,6 +12,9 @@ import { registerRoleModule } from './roles.js';
 import { registerMenuModule } from './menus.js';
 import { registerScopeHooks } from './scopes.js';
 import { registerUserModule } from './users.js';
+import { registerOrgModule } from './org.js';
+import { registerTenantModule } from './tenants.js';
+import { registerLogModule } from './logs.js';
 
 export const module: Module = {
   name: 'system',
@@ -24,5 +27,8 @@ export const module: Module = {
     registerMenuModule(app, k.engine, k.grants); // menus and top menus (menus.ts)
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
+    registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
+    registerTenantModule(app, k.engine, k.database, k.embedded !== undefined); // tenants, clients, parameters (tenants.ts)
+    registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
   },
 };

@@ -18,7 +18,7 @@
  *   holds it (null when none does), so the shell can switch the top bar to the screen being opened.
  * - `GET /api/blade-system/dict/dictionary?code=` and `dict-biz/dictionary?code=` — the entries of a
  *   dictionary: `[{id, parentId, code, dictKey, dictValue, dictValueEn, sort, remark, isSealed}]`.
- * - `GET /api/blade-system/dept/tree`, `dept/lazy-tree?parentId=` — the tenant's departments.
+ * Departments (tree, lazy-tree …) are the generic endpoints of schemas/system/dept.json (org.ts adds the rest).
  *
  * All answer in the envelope, need a signed-in user, and read only the caller's tenant (menus are global
  * rows; grants are per role, roles are per tenant).
@@ -235,36 +235,4 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
   };
   app.get('/api/blade-system/dict/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a system dictionary' } }, dictionary('blade_dict'));
   app.get('/api/blade-system/dict-biz/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a business dictionary' } }, dictionary('blade_dict_biz'));
-
-  const deptRows = async (tenantId: string) =>
-    (
-      await sql<{ id: string; parent_id: string; dept_name: string; dept_category: number; sort: number }>`
-        SELECT id, parent_id, dept_name, dept_category, sort FROM blade_dept WHERE tenant_id = ${tenantId} AND is_deleted = 0 ORDER BY sort, id`.execute(db)
-    ).rows;
-
-  app.get('/api/blade-system/dept/tree', { schema: { tags: ['dept'], summary: 'Department tree of the tenant' } }, async (req) => {
-    const rows = await deptRows(req.user!.tenantId);
-    const nodes = new Map(rows.map((d) => [d.id, { id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, children: [] as unknown[], hasChildren: false }]));
-    const roots: unknown[] = [];
-    for (const n of nodes.values()) {
-      const p = nodes.get(n.parentId);
-      if (p) {
-        p.children.push(n);
-        p.hasChildren = true;
-      } else roots.push(n);
-    }
-    return ok(roots, undefined, req.lang);
-  });
-
-  app.get('/api/blade-system/dept/lazy-tree', { schema: { tags: ['dept'], summary: 'Children of a department' } }, async (req) => {
-    const parentId = (req.query as Record<string, unknown>).parentId ?? '0';
-    if (!isId(parentId)) throw new ApiError(400, 'badParam', { param: 'parentId' });
-    const rows = await deptRows(req.user!.tenantId);
-    const hasKids = new Set(rows.map((d) => d.parent_id));
-    return ok(
-      rows.filter((d) => d.parent_id === parentId).map((d) => ({ id: d.id, parentId: d.parent_id, title: d.dept_name, key: d.id, value: d.id, deptCategory: d.dept_category, hasChildren: hasKids.has(d.id) })),
-      undefined,
-      req.lang,
-    );
-  });
 }

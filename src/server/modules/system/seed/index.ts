@@ -94,6 +94,29 @@ const buttons = (code: string, name: string, nameEn: string, grants: Record<'vie
 
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
+const ADMINS = { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] };
+
+/**
+ * System menus of departments, posts, tenants, clients, parameters and the three logs (issue 9), each naming
+ * its resource (schemas/system/*.json); administrators only. Tenants, clients and parameters are platform data
+ * (their schemas say `platformAdminOnly`); the logs have a view button only (read-only lists).
+ */
+const ORG_MENUS: MenuSeed[] = [
+  { code: 'dept', name: '机构管理', nameEn: 'Departments', path: '/system/dept', resource: 'system/dept', grant: [ROLE.admin], children: buttons('dept', '机构', 'department', ADMINS) },
+  { code: 'post', name: '岗位管理', nameEn: 'Posts', path: '/system/post', resource: 'system/post', grant: [ROLE.admin], children: buttons('post', '岗位', 'post', ADMINS) },
+  { code: 'tenant', name: '租户管理', nameEn: 'Tenants', path: '/system/tenant', resource: 'system/tenant', grant: [ROLE.admin], children: buttons('tenant', '租户', 'tenant', ADMINS) },
+  { code: 'client', name: '应用管理', nameEn: 'Clients', path: '/system/client', resource: 'system/client', grant: [ROLE.admin], children: buttons('client', '应用', 'client', ADMINS) },
+  { code: 'param', name: '参数管理', nameEn: 'Parameters', path: '/system/param', resource: 'system/param', grant: [ROLE.admin], children: buttons('param', '参数', 'parameter', ADMINS) },
+  {
+    code: 'log', name: '日志管理', nameEn: 'Logs', path: '/system/log', source: 'FileSearchOutlined', grant: [ROLE.admin],
+    children: [
+      { code: 'log_usual', name: '通用日志', nameEn: 'Usual log', path: '/system/log-usual', resource: 'system/log-usual', grant: [ROLE.admin], children: [{ code: 'log_usual_view', name: '查看通用日志', nameEn: 'View usual log', category: 2, grant: [ROLE.admin] }] },
+      { code: 'log_api', name: '接口日志', nameEn: 'API log', path: '/system/log-api', resource: 'system/log-api', grant: [ROLE.admin], children: [{ code: 'log_api_view', name: '查看接口日志', nameEn: 'View API log', category: 2, grant: [ROLE.admin] }] },
+      { code: 'log_error', name: '错误日志', nameEn: 'Error log', path: '/system/log-error', resource: 'system/log-error', grant: [ROLE.admin], children: [{ code: 'log_error_view', name: '查看错误日志', nameEn: 'View error log', category: 2, grant: [ROLE.admin] }] },
+    ],
+  },
+];
+
 /**
  * The achievement types (spec 001 §3): one menu each under 科技成果, path `/basic/<code>`, resource
  * `basic/<code>`, with view/add/edit/delete buttons. Everyone who registers achievements may view, add and
@@ -179,6 +202,8 @@ export const MENUS: MenuSeed[] = [
           { code: buttonCode('user', 'export'), name: '导出用户', nameEn: 'Export users', category: 2, grant: [ROLE.admin] },
         ],
       },
+      // departments, posts, tenants, clients, parameters, logs (issue 9: modules/system/org.ts, tenants.ts, logs.ts)
+      ...ORG_MENUS,
       // roles, menus, top menus, data and API scopes (modules/system/roles.ts, menus.ts, scopes.ts): the generic
       // buttons, plus the grant dialogs (granting itself is for administrators only, whatever the buttons say)
       {
@@ -404,6 +429,7 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       { id: nextId(), param_name: '密码更新周期(月)', param_key: 'password_update_time', param_value: '3', remark: '超过该月数未修改密码时提醒' },
       { id: nextId(), param_name: '禁用开发者工具', param_key: 'disable_devtool', param_value: '0', remark: '1 = 禁止打开浏览器开发者工具' },
       { id: nextId(), param_name: '文件预览服务', param_key: 'fileViewServer', param_value: '', remark: '在线预览服务地址 (如 kkFileView)；为空时附件直接下载' },
+      { id: nextId(), param_name: '日志保留天数', param_key: 'log_retention_days', param_value: '180', remark: '通用、接口、错误日志保留的天数，过期的每 6 小时清理一次 (modules/system/logs.ts)' },
     ]).execute();
   });
   const passwordFile = path.join(dataDir, 'initial-password');
