@@ -39,6 +39,7 @@ import { Toolbar } from './Toolbar.js';
 import { loadResource } from './api.js';
 import type { DesignedForm } from './transform.js';
 import './designer.css';
+import { ADMIN_ALIAS } from '../src/shared/contract/tenancy.js';
 
 useLocalEditorAssets();
 
@@ -137,7 +138,7 @@ export default function DesignerPage() {
   if (!s.token) return null;
   // the server allows schema changes to platform administrators only; others are told so here (DESIGN §1.3:
   // the client only hides, the server enforces)
-  if (currentRole(s)?.roleAlias !== 'administrator') {
+  if (currentRole(s)?.roleAlias !== ADMIN_ALIAS) {
     return <Result status="403" title="403" subTitle={t('dz.noAccess')} extra={<Button onClick={() => navigate('/wel/index')}>{t('dz.back')}</Button>} />;
   }
   if (state.error) {

@@ -25,9 +25,9 @@ import { canvasKinds, components as registry, type CanvasKind } from '../src/cli
 import { Text } from '../src/client/components/Layout.js';
 import { localizeSchema } from '../src/client/runtime/schema.js';
 import { isRequired } from './rules.js';
+import type { Lang } from '../src/shared/contract/lang.js';
 
 type AnyProps = Record<string, any>;
-type Lang = 'zh' | 'en';
 
 const isExpression = (v: unknown) => typeof v === 'string' && /^\{\{[\s\S]*\}\}$/.test(v);
 

@@ -24,8 +24,8 @@ import i18n from '../src/client/shell/i18n.js';
 import { DEFAULT_THEME_COLOR, updateSession, useSession } from '../src/client/runtime/session.js';
 import { RuntimeEnvProvider } from '../src/client/runtime/env.js';
 import { installFetchMock } from './mock.js';
+import type { Lang } from '../src/shared/contract/lang.js';
 
-type Lang = 'zh' | 'en';
 
 const theme = { token: { colorPrimary: DEFAULT_THEME_COLOR, borderRadius: 4 } };
 

@@ -421,9 +421,9 @@ describe('a resource that is new at run time', () => {
   });
 
   it('may not take over an existing table', async () => {
-    const res = await submitSchema({ schema: { ...fresh(), table: 'blade_user' } });
+    const res = await submitSchema({ schema: { ...fresh(), table: 'kc_captcha' } });
     expect(res.status).toBe(400);
-    expect(res.body.msg).toBe('表 blade_user 已存在，不能作为新资源的表');
+    expect(res.body.msg).toBe('表 kc_captcha 已存在，不能作为新资源的表');
   });
 
   it('is served by the dispatcher on every node once published; an endpoint a later version drops answers 404', async () => {

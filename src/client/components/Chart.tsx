@@ -33,6 +33,7 @@ import { useTranslation } from 'react-i18next';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useEnv, useGet, useLang } from './env.js';
 import { dictLabel, useDict, type DictEntry } from './DictSelect.js';
+import type { Lang } from '../../shared/contract/lang.js';
 
 const EChartsView = lazy(() => import('./EChartsView.js'));
 
@@ -86,7 +87,6 @@ export interface ChartData {
   series: Array<{ name: string; data: number[] }>;
 }
 
-type Lang = 'zh' | 'en';
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);

@@ -18,8 +18,9 @@
  */
 import React, { createContext, useContext } from 'react';
 import useSWR, { type SWRConfiguration } from 'swr';
+import type { Lang } from '../../shared/contract/lang.js';
 
-export type Lang = 'zh' | 'en';
+export type { Lang } from '../../shared/contract/lang.js';
 
 /** Query parameters of a call; empty values are dropped. */
 export type Params = Record<string, string | number | boolean | undefined | null>;

@@ -21,8 +21,8 @@ import type { ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { get, type FieldError } from './api.js';
 import { localizeSchema, prepareFormSchema } from './schema.js';
+import type { Lang } from '../../shared/contract/lang.js';
 
-type Lang = 'zh' | 'en';
 
 export interface PreparedForm {
   schema: Record<string, any>;

@@ -39,6 +39,7 @@ import { DetailView } from './DetailView.js';
 import { useLazyTree, type Row } from './useLazyTree.js';
 import { ActionDialog } from './ActionDialog.js';
 import { actionLabel, actionsFor, editLocked, removeLocked, withStatusList, type ActorContext } from './actions.js';
+import type { Page as ContractPage } from '../../shared/contract/envelope.js';
 
 export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -50,13 +51,7 @@ export interface ListPageProps {
   can?: (code: string) => boolean;
 }
 
-interface Page {
-  records: Row[];
-  total: number;
-  size: number;
-  current: number;
-  totalBounded?: boolean;
-}
+type Page = ContractPage<Row>;
 
 interface Query {
   params: Record<string, string>;

@@ -20,8 +20,9 @@ import i18n from 'i18next';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { fieldNodes, localizeSchema } from './schema.js';
+import type { Lang } from '../../shared/contract/lang.js';
+import { CREATE_TIME_FROM, CREATE_TIME_TO } from '../../shared/contract/query.js';
 
-type Lang = 'zh' | 'en';
 export const CREATE_TIME = 'createTime';
 
 const SKIP = /^(FileUpload|Upload|Array|Card|FormGrid|Text)/;
@@ -96,8 +97,8 @@ export function searchParams(resource: ResourceSchema, values: Record<string, un
     const op = ops.get(field);
     if (field === CREATE_TIME && !ops.has(CREATE_TIME)) {
       const [a, b] = v as string[];
-      if (a) out.createTime_dategt = `${a} 00:00:00`;
-      if (b) out.createTime_datelt = `${b} 23:59:59`;
+      if (a) out[CREATE_TIME_FROM] = `${a} 00:00:00`;
+      if (b) out[CREATE_TIME_TO] = `${b} 23:59:59`;
     } else if (Array.isArray(v) && (op === 'daterange' || fieldNodes(resource).get(field)?.['x-component']?.startsWith('DatePicker'))) {
       put(`${field}_datege`, v[0]);
       put(`${field}_datele`, v[1]);

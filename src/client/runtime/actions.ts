@@ -20,8 +20,10 @@
  */
 import type { ResourceSchema, WorkflowAction } from '../../shared/schema/types.js';
 import { fieldNodes } from './schema.js';
+import { ADMIN_ALIAS } from '../../shared/contract/tenancy.js';
+import { statusOf as sharedStatusOf } from '../../shared/schema/status.js';
 
-export const ADMIN_ALIAS = 'administrator';
+export { ADMIN_ALIAS };
 
 // the flow history endpoints belong to the timeline that lists them (the runtime imports components, never
 // the other way round: components/layering.test.ts)
@@ -36,17 +38,8 @@ export interface ActorContext {
 
 type Row = Record<string, unknown>;
 
-/** The status of `row` as a string ('' when the resource has no status field). */
-export function statusOf(resource: ResourceSchema, row: Row): string {
-  const field = resource.actions?.statusField;
-  if (!field) return '';
-  const v = row[field];
-  if (v === null || v === undefined || v === '') {
-    const d = fieldNodes(resource).get(field)?.default;
-    return d === undefined || d === null ? '' : String(d);
-  }
-  return String(v);
-}
+/** The status of `row` as a string ('' when the resource has no status field): shared/schema/status.ts. */
+export const statusOf = (resource: ResourceSchema, row: Row): string => sharedStatusOf(resource, row);
 
 const isAdmin = (ctx: ActorContext) => ctx.roleAlias === ADMIN_ALIAS;
 

@@ -20,6 +20,7 @@
 import { message } from 'antd';
 import { clearSession, getSession, updateSession } from './session.js';
 import i18n from 'i18next';
+import { SILENT_CODE, type TokenAnswer } from '../../shared/contract/envelope.js';
 
 export const CLIENT_BASIC = 'Basic ' + btoa('saber:saber_secret');
 export const TOKEN_URL = '/api/blade-auth/oauth/token';
@@ -139,29 +140,15 @@ export async function request<T = unknown>(method: 'GET' | 'POST', url: string, 
   if (code === 401 && !url.startsWith(TOKEN_URL)) {
     clearSession();
     onUnauthorized();
-  } else if (code !== 499 && !opts.silent) toastError(msg);
+  } else if (code !== SILENT_CODE && !opts.silent) toastError(msg);
   throw new ApiError(code, msg, fields, json);
 }
 
 export const get = <T = unknown>(url: string, params?: Params, opts: RequestOptions = {}) => request<T>('GET', url, { ...opts, params });
 export const post = <T = unknown>(url: string, data?: unknown, opts: RequestOptions = {}) => request<T>('POST', url, { ...opts, data });
 
-/** The OAuth answer of the token endpoint (DESIGN §6). */
-export interface TokenAnswer {
-  access_token: string;
-  refresh_token: string;
-  expires_in: number;
-  tenant_id: string;
-  user_id: string;
-  dept_id: string;
-  role_id: string;
-  role_name: string;
-  account: string;
-  user_name: string;
-  nick_name: string;
-  real_name: string;
-  avatar: string;
-}
+/** The OAuth answer of the token endpoint (DESIGN §6; shared/contract/envelope.ts). */
+export type { TokenAnswer };
 
 /** Stores a token answer in the session. */
 export function storeToken(t: TokenAnswer): void {

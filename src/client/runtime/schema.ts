@@ -19,6 +19,7 @@ import i18n from 'i18next';
 import { dataFields } from '../../shared/schema/derive.js';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { useGet } from './hooks.js';
+import type { Lang } from '../../shared/contract/lang.js';
 
 export const SCHEMA_DETAIL_URL = '/api/system/schema/detail';
 
@@ -27,7 +28,6 @@ export function useResourceSchema(name: string | undefined) {
   return useGet<ResourceSchema>(name ? SCHEMA_DETAIL_URL : null, { name }, { revalidateIfStale: false, dedupingInterval: 60_000 });
 }
 
-type Lang = 'zh' | 'en';
 type AnyNode = Record<string, any>;
 
 function localizeProps(props: unknown, lang: Lang): unknown {
