@@ -25,6 +25,7 @@ import { TokenService } from './core/auth/tokens.js';
 import { GrantCache, listenForCacheChanges, OrgCache } from './core/context.js';
 import { Channels, CHANNEL, notify } from './core/channels.js';
 import { ApiLogWriter, installPipeline } from './core/pipeline.js';
+import { securityHeaders } from './core/security-headers.js';
 import { installInputGuard } from './core/input-guard.js';
 import { installApiScopeCheck } from './core/api-scope.js';
 import { registerAuthRoutes } from './core/auth/routes.js';
@@ -153,6 +154,7 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
       components: { securitySchemes: { bladeAuth: { type: 'apiKey', in: 'header', name: 'Blade-Auth' } } },
     },
   });
+  await app.register(securityHeaders); // CSP, nosniff, caching (DESIGN §11): before the pipeline's hooks
   installPipeline(app, { db: k.database.db, tokens: k.tokens, apiLog: k.apiLog, clientIndex: sendIndex });
   installInputGuard(app); // DESIGN §11: NUL characters in any query, path parameter or body field → 400
   installApiScopeCheck(app, k.grants); // DESIGN §5: the API scope check, after the token and user context

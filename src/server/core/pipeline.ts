@@ -8,8 +8,15 @@
  * - Errors: `ApiError` → its code; Fastify's body/JSON/validation errors → 400 (413 too: an oversized body
  *   is the caller's mistake); rate limit → 429; anything else → 500 with an error id, the stack stored in
  *   `blade_log_error` and never sent.
- * - Every request under /api is written to `blade_log_api` (method, path, user, tenant, ip, duration,
- *   status), buffered and inserted in batches once a second so logging stays off the hot path.
+ * - Every request under /api is written to `blade_log_api` (method, path, user, tenant, ip, duration in ms,
+ *   status). What is acknowledged is never lost on a crash of the Node process (DESIGN §11 audit logs):
+ *   - writes (every method but GET and HEAD) are inserted in an `onSend` hook, awaited, before the reply
+ *     leaves: once a client has the answer of a change, its log row is committed. `time` is then the time to
+ *     the reply (without writing it out). A failed insert is reported on the server's log and does not change
+ *     the reply (the change itself is already committed);
+ *   - reads (GET, HEAD) change nothing, so losing the last second of them in a crash is acceptable: they are
+ *     buffered and inserted in batches once a second (or per 500 rows), keeping logging off the hot path of
+ *     lists. A request whose reply never passed `onSend` (a hijacked reply) is buffered too, in `onResponse`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from './db/index.js';
@@ -40,7 +47,11 @@ interface ApiLogEntry {
   create_by: string | null;
 }
 
-/** Buffers API log rows and writes them in multi-row inserts. */
+/**
+ * The API log writer (table `blade_log_api`): `write` inserts one row now (writes, before their reply), `push`
+ * buffers rows that a timer inserts once a second in one multi-row insert (reads). `close` stops the timer and
+ * writes what is buffered.
+ */
 export class ApiLogWriter {
   private buf: ApiLogEntry[] = [];
   private timer: NodeJS.Timeout;
@@ -49,6 +60,15 @@ export class ApiLogWriter {
     this.timer = setInterval(() => void this.flush(), 1000);
     this.timer.unref();
   }
+  /** Inserts `e` at once; resolves when it is committed (never rejects: a failure is reported on stderr). */
+  async write(e: ApiLogEntry): Promise<void> {
+    try {
+      await this.db.insertInto('blade_log_api').values(e).execute();
+    } catch (err) {
+      console.error('[api-log] could not write the entry of', e.method, e.request_uri, ':', (err as Error).message);
+    }
+  }
+  /** Buffers `e` for the next batch (within a second; at once when 500 rows are waiting). */
   push(e: ApiLogEntry): void {
     this.buf.push(e);
     if (this.buf.length >= 500) void this.flush();
@@ -67,6 +87,7 @@ export class ApiLogWriter {
     });
     return this.writing;
   }
+  /** Stops the timer and writes what is buffered. */
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
@@ -113,10 +134,10 @@ export function installPipeline(
     if (!req.routeOptions.config?.public && !req.user && req.routeOptions.url) throw new ApiError(401, 'unauthorized');
   });
 
-  app.addHook('onResponse', async (req, reply) => {
-    if (!req.url.startsWith('/api/')) return;
+  /** The API log row of `req` answered by `reply` (status and elapsed time as of now). */
+  const logEntry = (req: FastifyRequest, reply: FastifyReply): ApiLogEntry => {
     const [path, qs] = req.url.split('?');
-    deps.apiLog.push({
+    return {
       id: nextId(),
       tenant_id: req.user?.tenantId ?? null,
       method: req.method,
@@ -129,7 +150,25 @@ export function installPipeline(
       time: Math.round(reply.elapsedTime),
       user_id: req.user?.userId ?? null,
       create_by: req.user?.account ?? null,
-    });
+    };
+  };
+  // requests whose log row is written (or buffered) already: onSend may run twice when it fails
+  const logged = new WeakSet<FastifyRequest>();
+  const isRead = (req: FastifyRequest) => req.method === 'GET' || req.method === 'HEAD';
+
+  // writes: the row is committed before the reply leaves (see the module header)
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (!req.url.startsWith('/api/') || isRead(req) || logged.has(req)) return payload;
+    logged.add(req);
+    await deps.apiLog.write(logEntry(req, reply));
+    return payload;
+  });
+
+  // reads (and anything onSend did not see): buffered
+  app.addHook('onResponse', async (req, reply) => {
+    if (!req.url.startsWith('/api/') || logged.has(req)) return;
+    logged.add(req);
+    deps.apiLog.push(logEntry(req, reply));
   });
 
   app.setNotFoundHandler(async (req, reply) => {

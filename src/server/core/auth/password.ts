@@ -1,6 +1,11 @@
 /**
  * Password hashing with argon2id (DESIGN §2 auth, §11), through @node-rs/argon2 with its default cost
  * (m = 19 MiB, t = 2, p = 1: the OWASP minimum for argon2id). Hashes are PHC strings (`$argon2id$v=19$...`).
+ *
+ * Equal work for unknown and known accounts (DESIGN §11): a login for an account that does not exist verifies
+ * the password against `dummyHash()` — the hash of a random secret, computed once per process with the same
+ * parameters as every stored hash — so both answers cost one argon2id verify and their timing does not tell
+ * whether the account exists.
  */
 import crypto from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
@@ -20,6 +25,26 @@ export async function verifyPassword(stored: string, plain: string): Promise<boo
   } catch {
     return false;
   }
+}
+
+let dummy: Promise<string> | undefined;
+
+/**
+ * The fixed dummy hash (argon2id of 32 random bytes, computed on the first call and reused for the life of the
+ * process). Call it once at start so the first unknown-account login does not pay for the hashing.
+ */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(crypto.randomBytes(32).toString('base64url'));
+  return dummy;
+}
+
+/**
+ * Verifies `plain` against the dummy hash and answers false: the same work as `verifyPassword` on a stored
+ * hash, for a login whose account does not exist (DESIGN §11).
+ */
+export async function verifyDummy(plain: string): Promise<false> {
+  await verifyPassword(await dummyHash(), plain);
+  return false;
 }
 
 /**

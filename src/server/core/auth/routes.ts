@@ -10,8 +10,16 @@
  *   real_name, avatar`. Failures answer the envelope plus `error_description` (what the original clients read).
  *   Wrong password → 400 用户名或密码错误; wrong/reused captcha → 400 验证码不正确; the 5th failure in a row
  *   locks the account for 30 minutes (the message says so); unknown client → 401.
+ *   Every answer of this endpoint, success or failure, carries `Cache-Control: no-store` and
+ *   `Pragma: no-cache` (RFC 6749 §5.1; DESIGN §11).
+ *   Equal work (DESIGN §11): an unknown account is checked against a dummy argon2id hash (password.ts), so it
+ *   costs what a wrong password for a known account costs.
+ *   Refresh (DESIGN §11, tokens.ts): rotation; a replayed token revokes its family (refresh and access tokens)
+ *   and answers 400 刷新令牌无效或已使用; a locked account answers 400 账号已锁定… and a disabled one 400
+ *   账号已被禁用 without consuming the token (it works again once the account does).
  * - `GET /api/blade-auth/oauth/captcha` — `{key, image}`; under NODE_ENV=test only, header `X-Test-Captcha`.
- * - `GET /api/blade-auth/oauth/logout` — revokes the session (refresh family and access token).
+ * - `GET /api/blade-auth/oauth/logout` — revokes the session: every refresh token of the family and every
+ *   access token issued in it (the one that asks included).
  * - `GET /api/blade-auth/oauth/user-info`, `GET /api/blade-user/info` — the signed-in user.
  *
  * Both public endpoints are rate limited per IP (`LOGIN_RATE_MAX` per minute).
@@ -22,7 +30,7 @@ import { sql, type Db } from '../db/index.js';
 import { ApiError, ok } from '../envelope.js';
 import type { TokenService } from './tokens.js';
 import { checkCaptcha, createCaptcha } from './captcha.js';
-import { verifyPassword } from './password.js';
+import { dummyHash, verifyDummy, verifyPassword } from './password.js';
 import type { ServerConfig } from '../config.js';
 
 export const MAX_FAILED_LOGINS = 5;
@@ -68,6 +76,9 @@ function sameSecret(a: string, b: string): boolean {
   return crypto.timingSafeEqual(ha, hb);
 }
 
+/** The headers of every token answer (RFC 6749 §5.1: tokens must not be cached; DESIGN §11). */
+export const TOKEN_NO_CACHE = { 'cache-control': 'no-store', pragma: 'no-cache' } as const;
+
 /** Client lookup with a 30 s cache (the token endpoint is rate limited, but a client row rarely changes). */
 class ClientCache {
   private cache = new Map<string, { at: number; row: ClientRow | null }>();
@@ -83,9 +94,15 @@ class ClientCache {
   }
 }
 
+/**
+ * Mounts the login and session endpoints of the module header on `app`. `deps.tokens` issues and revokes
+ * tokens; `deps.config` gives the login rate limit and whether this is a test server. Starts computing the
+ * dummy password hash at once (equal work for unknown accounts, DESIGN §11).
+ */
 export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens: TokenService; config: ServerConfig }): void {
   const { db, tokens, config } = deps;
   const clients = new ClientCache(db);
+  dummyHash().catch((e: unknown) => app.log.error({ err: e }, 'could not compute the dummy password hash'));
   const rateLimit = { max: config.loginRateMax, timeWindow: '1 minute' };
 
   async function authenticateClient(req: FastifyRequest): Promise<ClientRow> {
@@ -128,6 +145,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     };
     const { token, jti } = await tokens.signAccess(claims, client.access_token_validity);
     const refresh = await tokens.issueRefresh({ tenantId: user.tenant_id, userId: user.id, clientId: client.client_id, accessJti: jti, family }, client.refresh_token_validity);
+    // the family was revoked (a replay) while this refresh ran: the new pair is never handed out
+    if (!refresh) throw new ApiError(400, 'refreshInvalid');
     return {
       access_token: token,
       refresh_token: refresh,
@@ -139,7 +158,40 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     };
   }
 
-  app.post('/api/blade-auth/oauth/token', { config: { public: true, rateLimit }, schema: { tags: ['auth'], summary: 'Log in or refresh the token' } }, async (req, reply) => {
+  /**
+   * Counts a failed login of user `id` and answers whether the account is now locked (the 5th failure in a
+   * row locks it for 30 minutes, DESIGN §5). `null` (an unknown account) runs the same statement on no row:
+   * equal work, DESIGN §11. One statement, committed without waiting for the WAL flush (`set_config(..., true)`
+   * lasts for this statement's transaction): an fsync costs tens of ms on a slow disk and would tell a known
+   * account from an unknown one. The count is visible at once; only a crash of PostgreSQL within a fraction
+   * of a second could lose it.
+   */
+  async function countFailure(id: string | null): Promise<boolean> {
+    const r = await sql<{ fail_count: number; locked: boolean }>`
+      UPDATE blade_user SET
+        fail_count = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN 0 ELSE fail_count + 1 END,
+        lock_until = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE lock_until END
+        FROM (SELECT set_config('synchronous_commit', 'off', true)) AS async_commit
+      WHERE id = ${id ?? '-1'}::bigint
+      RETURNING fail_count, (lock_until > now()) AS locked`.execute(db);
+    return r.rows[0]?.locked === true;
+  }
+
+  /** Refuses a locked or disabled account (DESIGN §11: they cannot log in, nor refresh). */
+  function admit(user: UserRow): void {
+    if (user.status !== 1) throw new ApiError(400, 'accountDisabled');
+    if (user.lock_minutes_left) throw new ApiError(400, 'accountLocked', { minutes: user.lock_minutes_left });
+  }
+
+  app.post('/api/blade-auth/oauth/token', {
+    config: { public: true, rateLimit },
+    schema: { tags: ['auth'], summary: 'Log in or refresh the token' },
+    // on every answer of this route, errors (the error handler's) and rate-limit refusals included
+    onSend: async (_req, reply, payload) => {
+      reply.headers(TOKEN_NO_CACHE);
+      return payload;
+    },
+  }, async (req, reply) => {
     const client = await authenticateClient(req);
     const params: Record<string, unknown> = { ...((req.query as object) ?? {}), ...((req.body && typeof req.body === 'object' ? req.body : {}) as object) };
     const str = (k: string) => (typeof params[k] === 'string' ? (params[k] as string) : undefined);
@@ -150,11 +202,22 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
 
     if (grant === 'refresh_token') {
       const rt = str('refresh_token');
-      const used = rt ? await tokens.consumeRefresh(rt, client.client_id) : null;
-      if (!used || used.tenantId !== tenantId) throw new ApiError(400, 'refreshInvalid');
-      const user = await loadUser({ tenantId, id: used.userId });
-      if (!user || user.status !== 1) throw new ApiError(400, 'refreshInvalid');
-      return reply.send(await issue(user, client, used.family));
+      const who: { user?: UserRow } = {}; // the account admit() loaded
+      const used = rt
+        ? await tokens.consumeRefresh(rt, {
+            clientId: client.client_id,
+            tenantId,
+            accessSeconds: client.access_token_validity,
+            admit: async (userId) => {
+              const user = await loadUser({ tenantId, id: userId });
+              if (!user) throw new ApiError(400, 'refreshInvalid');
+              admit(user);
+              who.user = user;
+            },
+          })
+        : null;
+      if (!used || !who.user) throw new ApiError(400, 'refreshInvalid');
+      return reply.send(await issue(who.user, client, used.family));
     }
 
     if (grant === 'captcha' && !(await checkCaptcha(db, header(req, 'captcha-key'), header(req, 'captcha-code')))) {
@@ -166,19 +229,20 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     const username = str('username') ?? '';
     const password = str('password') ?? '';
     const user = username && password ? await loadUser({ tenantId, account: username }) : null;
-    if (!user) throw new ApiError(400, 'badCredentials');
-    if (user.lock_minutes_left) throw new ApiError(400, 'accountLocked', { minutes: user.lock_minutes_left });
-    if (!(await verifyPassword(user.password, password))) {
-      const r = await sql<{ fail_count: number; locked: boolean }>`
-        UPDATE blade_user SET
-          fail_count = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN 0 ELSE fail_count + 1 END,
-          lock_until = CASE WHEN fail_count + 1 >= ${MAX_FAILED_LOGINS} THEN now() + make_interval(mins => ${LOCK_MINUTES}) ELSE lock_until END
-        WHERE id = ${user.id}::bigint
-        RETURNING fail_count, (lock_until > now()) AS locked`.execute(db);
-      if (r.rows[0]?.locked) throw new ApiError(400, 'accountLocked', { minutes: LOCK_MINUTES });
+    if (!user) {
+      // equal work (DESIGN §11): one argon2id verify and one failure count, as a wrong password costs
+      if (username && password) {
+        await verifyDummy(password);
+        await countFailure(null);
+      }
       throw new ApiError(400, 'badCredentials');
     }
-    if (user.status !== 1) throw new ApiError(400, 'accountDisabled');
+    if (user.lock_minutes_left) throw new ApiError(400, 'accountLocked', { minutes: user.lock_minutes_left });
+    if (!(await verifyPassword(user.password, password))) {
+      if (await countFailure(user.id)) throw new ApiError(400, 'accountLocked', { minutes: LOCK_MINUTES });
+      throw new ApiError(400, 'badCredentials');
+    }
+    admit(user);
     if (user.fail_count > 0) await sql`UPDATE blade_user SET fail_count = 0, lock_until = NULL WHERE id = ${user.id}::bigint`.execute(db);
     return reply.send(await issue(user, client));
   });
@@ -193,7 +257,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
 
   app.get('/api/blade-auth/oauth/logout', { schema: { tags: ['auth'], summary: 'Log out' } }, async (req) => {
     const user = req.user!;
-    await tokens.revokeSession(user.jti, user.exp);
+    // the client's access lifetime bounds how long the family's other access tokens must stay refused
+    const client = await clients.get(user.clientId);
+    await tokens.revokeSession(user.jti, user.exp, client?.access_token_validity ?? 0);
     return ok(null, undefined, req.lang);
   });
 

@@ -3,13 +3,23 @@
  *
  * - Access token: a JWT (HS256, jose) signed with the key generated into `data/secrets.json`. Claims follow
  *   BladeX: `tenant_id, user_id, dept_id, role_id` (comma list of all the user's roles), `role_name` (comma
- *   list of role aliases), `account, user_name, nick_name, real_name, client_id`, plus `jti` and `exp`.
- *   Lifetime: the client's `access_token_validity` seconds.
- * - Refresh token: 32 random bytes (base64url), stored only as a SHA-256 hash in `kc_refresh_token`; each is
- *   used once. Using it marks it used and issues a new one in the same family (rotation). Presenting a used
- *   or revoked token revokes the whole family (stolen-token detection) and is refused.
- * - Logout revokes the session's refresh family and the access token's `jti` (kept in `kc_revoked_jti` and
- *   in every node's memory through LISTEN/NOTIFY on channel `kc_revoked`).
+ *   list of role aliases), `account, user_name, nick_name, real_name, client_id`, plus `jti`, `iat` and `exp`
+ *   (epoch seconds). Lifetime: the client's `access_token_validity` seconds.
+ * - Refresh token: 32 random bytes (base64url), stored only as a SHA-256 hash in `kc_refresh_token`, beside
+ *   the `jti` of the access token issued with it. Every token issued from one login shares a `family` (the
+ *   session). Each refresh token is used once: using it marks it used and issues a new pair in the same
+ *   family (rotation).
+ * - Revoking a family (DESIGN §11) marks all its refresh tokens revoked and puts the `jti` of every access
+ *   token issued in it into `kc_revoked_jti` (until that token would have expired), announced to every node
+ *   through NOTIFY on channel `kc_revoked` (payload `<jti>:<exp>`, exp in epoch seconds) and kept in each
+ *   node's memory, so `verifyAccess` refuses them at once everywhere. A family is revoked when:
+ *   - a used or revoked refresh token is presented again (replay: the token was stolen, or the thief used it
+ *     first), or one is presented by another client or for another tenant;
+ *   - the session logs out (`revokeSession`, with the jti of the access token that asks).
+ *   An expired refresh token is refused without revoking anything (an idle client, not an attack).
+ * - How long a revoked jti is kept: until the later of the refresh token's expiry and the access token's
+ *   (`create_time + accessSeconds`, the client's access lifetime; the refresh row is written right after the
+ *   access token is signed, so this is never earlier than the token's `exp`).
  */
 import crypto from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
@@ -32,6 +42,22 @@ export interface TokenClaims {
   exp: number;
 }
 
+/** What `consumeRefresh` needs besides the token. */
+export interface ConsumeOptions {
+  /** The authenticated client (`blade_client.client_id`); a token of another client is refused (and its family revoked). */
+  clientId: string;
+  /** The tenant the request names; a token of another tenant is refused (and its family revoked). */
+  tenantId: string;
+  /** The client's access token lifetime in seconds: how long revoked jtis must be remembered. */
+  accessSeconds: number;
+  /**
+   * Called with the token's user before the token is consumed; throwing (an `ApiError`: account locked or
+   * disabled, DESIGN §11) refuses the refresh and leaves the token unused, so it works again once the account
+   * does.
+   */
+  admit?: (userId: string) => Promise<void>;
+}
+
 export class TokenService {
   private readonly key: Uint8Array;
   private readonly revoked = new Map<string, number>(); // jti → expiry (epoch seconds)
@@ -42,6 +68,7 @@ export class TokenService {
    */
   private readonly verified = new Map<string, TokenClaims>();
 
+  /** `jwtKeyBase64`: the HS256 key (base64, from `data/secrets.json`); `db`: where tokens and revocations live. */
   constructor(jwtKeyBase64: string, private readonly db: Db) {
     this.key = Buffer.from(jwtKeyBase64, 'base64');
   }
@@ -60,7 +87,7 @@ export class TokenService {
     }
   }
 
-  /** Signs an access token valid for `seconds`; returns the token and its jti. */
+  /** Signs an access token valid for `seconds`; returns the token and its jti (a UUID). */
   async signAccess(claims: Omit<TokenClaims, 'jti' | 'exp'>, seconds: number): Promise<{ token: string; jti: string }> {
     const jti = crypto.randomUUID();
     const token = await new SignJWT({ ...claims })
@@ -92,54 +119,96 @@ export class TokenService {
     }
   }
 
-  /** Creates a refresh token in `family` (a new family when omitted) valid for `seconds`. */
+  /**
+   * Creates a refresh token valid for `seconds`, stored with the jti of the access token issued with it.
+   * Without `family` it starts a new family (a login). With one (a rotation) it is added only while that
+   * family is not revoked; answers null otherwise (the family was revoked while this refresh ran).
+   */
   async issueRefresh(
     o: { tenantId: string; userId: string; clientId: string; accessJti: string; family?: string },
     seconds: number,
-  ): Promise<string> {
+  ): Promise<string | null> {
     const token = crypto.randomBytes(32).toString('base64url');
-    await this.db
-      .insertInto('kc_refresh_token')
-      .values({
-        token_hash: sha256(token),
-        family: o.family ?? crypto.randomUUID(),
-        tenant_id: o.tenantId,
-        user_id: o.userId,
-        client_id: o.clientId,
-        access_jti: o.accessJti,
-        expires_at: sql`now() + make_interval(secs => ${seconds})`,
-      })
-      .execute();
-    return token;
+    const family = o.family ?? crypto.randomUUID();
+    const r = await sql`
+      INSERT INTO kc_refresh_token (token_hash, family, tenant_id, user_id, client_id, access_jti, expires_at)
+      SELECT ${sha256(token)}, ${family}::uuid, ${o.tenantId}, ${o.userId}::bigint, ${o.clientId}, ${o.accessJti}::uuid,
+             now() + make_interval(secs => ${seconds})
+       WHERE NOT EXISTS (SELECT 1 FROM kc_refresh_token WHERE family = ${family}::uuid AND revoked)`.execute(this.db);
+    return Number(r.numAffectedRows ?? 0) === 1 ? token : null;
   }
 
   /**
-   * Consumes a refresh token: marks it used and answers its row, or null when it is unknown, expired, for
-   * another client or already used (in which case its whole family is revoked).
+   * Consumes a refresh token (rotation, DESIGN §11): marks it used and answers its family, tenant and user; or
+   * null when it is unknown, expired, used, revoked, or of another client or tenant. A used or revoked token,
+   * or one of another client or tenant, revokes its whole family first (`revokeFamilies`). `o.admit` may refuse
+   * the user (throws) before anything is consumed. Two requests racing with one token: one wins, the other is
+   * a replay.
    */
-  async consumeRefresh(token: string, clientId: string): Promise<{ family: string; tenantId: string; userId: string } | null> {
+  async consumeRefresh(token: string, o: ConsumeOptions): Promise<{ family: string; tenantId: string; userId: string } | null> {
     const h = sha256(token);
-    const used = await sql<{ family: string; tenant_id: string; user_id: string }>`
-      UPDATE kc_refresh_token SET used_at = now()
-       WHERE token_hash = ${h} AND used_at IS NULL AND NOT revoked AND expires_at > now() AND client_id = ${clientId}
-       RETURNING family, tenant_id, user_id`.execute(this.db);
-    if (used.rows.length === 1) {
-      const r = used.rows[0];
-      return { family: r.family, tenantId: r.tenant_id, userId: r.user_id };
+    const found = await sql<{ family: string; tenant_id: string; user_id: string; client_id: string; spent: boolean; live: boolean }>`
+      SELECT family::text AS family, tenant_id, user_id::text AS user_id, client_id,
+             (used_at IS NOT NULL OR revoked) AS spent, expires_at > now() AS live
+        FROM kc_refresh_token WHERE token_hash = ${h}`.execute(this.db);
+    const row = found.rows[0];
+    if (!row) return null;
+    if (row.spent || row.client_id !== o.clientId || row.tenant_id !== o.tenantId) {
+      await this.revokeFamilies([row.family], o.accessSeconds);
+      return null;
     }
-    // replay of a used token: revoke the family it belongs to
-    await sql`UPDATE kc_refresh_token SET revoked = true WHERE family = (SELECT family FROM kc_refresh_token WHERE token_hash = ${h})`.execute(this.db);
-    return null;
+    if (!row.live) return null;
+    if (o.admit) await o.admit(row.user_id);
+    const used = await sql`
+      UPDATE kc_refresh_token SET used_at = now()
+       WHERE token_hash = ${h} AND used_at IS NULL AND NOT revoked AND expires_at > now()`.execute(this.db);
+    if (Number(used.numAffectedRows ?? 0) !== 1) {
+      // used (or revoked) between the look-up and now: a concurrent use of the same token
+      await this.revokeFamilies([row.family], o.accessSeconds);
+      return null;
+    }
+    return { family: row.family, tenantId: row.tenant_id, userId: row.user_id };
   }
 
-  /** Logout: revokes the refresh family issued with access token `jti`, and the jti itself until `exp`. */
-  async revokeSession(jti: string, exp: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await sql`UPDATE kc_refresh_token SET revoked = true WHERE family IN (SELECT family FROM kc_refresh_token WHERE access_jti = ${jti})`.execute(trx);
-      await sql`INSERT INTO kc_revoked_jti (jti, expires_at) VALUES (${jti}, to_timestamp(${exp})) ON CONFLICT DO NOTHING`.execute(trx);
-      await sql`SELECT pg_notify('kc_revoked', ${`${jti}:${exp}`})`.execute(trx);
-    });
-    this.revoked.set(jti, exp);
+  /**
+   * Logout (DESIGN §11): revokes the whole session of access token `jti` (expiring at `exp`, epoch seconds):
+   * every refresh token of its family and every access token issued in it (`accessSeconds`: the client's
+   * access lifetime), and `jti` itself (also when it has no family: a token signed without a refresh token).
+   */
+  async revokeSession(jti: string, exp: number, accessSeconds = 0): Promise<void> {
+    const fam = await sql<{ family: string }>`SELECT DISTINCT family::text AS family FROM kc_refresh_token WHERE access_jti = ${jti}::uuid`.execute(this.db);
+    await this.revokeFamilies(
+      fam.rows.map((r) => r.family),
+      accessSeconds,
+      { jti, exp },
+    );
+  }
+
+  /**
+   * Revokes refresh families `families` (UUIDs): their refresh tokens are marked revoked, and the jti of every
+   * access token issued in them (plus `extra`, when given) goes into `kc_revoked_jti` until it would have
+   * expired (see the module header), is announced on NOTIFY `kc_revoked` and refused by this node at once.
+   * A jti already revoked (a family revoked twice) is announced again only when its keeping is extended.
+   * One statement, so the tokens, the jtis and the notifications commit together.
+   */
+  async revokeFamilies(families: string[], accessSeconds: number, extra?: { jti: string; exp: number }): Promise<void> {
+    const r = await sql<{ jti: string; exp: number }>`
+      WITH fam AS (
+        UPDATE kc_refresh_token SET revoked = true
+         WHERE family = ANY(${families}::uuid[])
+         RETURNING access_jti, greatest(expires_at, create_time + make_interval(secs => ${accessSeconds})) AS until
+      ), jtis AS (
+        SELECT access_jti AS jti, until FROM fam WHERE access_jti IS NOT NULL
+        UNION ALL
+        SELECT ${extra?.jti ?? null}::uuid, to_timestamp(${extra?.exp ?? 0}) WHERE ${extra?.jti ?? null}::uuid IS NOT NULL
+      ), ins AS (
+        INSERT INTO kc_revoked_jti (jti, expires_at)
+        SELECT jti, max(until) FROM jtis WHERE until > now() GROUP BY jti
+        ON CONFLICT (jti) DO UPDATE SET expires_at = excluded.expires_at WHERE excluded.expires_at > kc_revoked_jti.expires_at
+        RETURNING jti::text AS jti, ceil(extract(epoch FROM expires_at))::bigint AS exp
+      )
+      SELECT jti, exp::int AS exp, pg_notify('kc_revoked', jti || ':' || exp) FROM ins`.execute(this.db);
+    for (const row of r.rows) this.revoked.set(row.jti, Number(row.exp));
   }
 
   /** Drops expired entries from memory and from the tables (called periodically). */
@@ -152,6 +221,7 @@ export class TokenService {
   }
 }
 
+/** The SHA-256 of `s` as 64 hex digits (how refresh tokens are stored). */
 export function sha256(s: string): string {
   return crypto.createHash('sha256').update(s).digest('hex');
 }
