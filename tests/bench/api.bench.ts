@@ -326,7 +326,7 @@ const bareTypes = {
 
 /** A bare node:http + pg server answering each URL of `sets` with the page and count SQL, run in parallel. */
 async function startBare(url: string, timeZone: string, countBound: number, sets: Map<string, QuerySet>) {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: bareTypes as any, options: `-c TimeZone=${timeZone} -c statement_timeout=60000` });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, types: bareTypes as any, options: `-c TimeZone=${timeZone} -c statement_timeout=60000 -c jit=off` }); // the session settings of openDatabase (core/db/index.ts)
   const countCache = new Map<string, { at: number; value: number }>();
   const server = http.createServer((req, res) => {
     const set = sets.get(req.url ?? '');

@@ -37,13 +37,19 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** Opens a pool of at most `max` connections (default 20) to `url`, each in time zone `timeZone`. */
+/**
+ * Opens a pool of at most `max` connections (default 20) to `url`, each in time zone `timeZone`, with a 60 s
+ * statement timeout and JIT compilation off: the platform's queries are short OLTP reads and writes, and
+ * PostgreSQL's JIT (on by default since 12) compiles any plan costed above jit_above_cost — a deep list page
+ * over 100k rows — spending tens to hundreds of milliseconds compiling a query that runs in a few (measured in
+ * `npm run bench:api`, mixed scenario).
+ */
 export function openDatabase(url: string, timeZone: string, max = 20): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
     types: types as any,
-    options: `-c TimeZone=${timeZone} -c statement_timeout=60000`,
+    options: `-c TimeZone=${timeZone} -c statement_timeout=60000 -c jit=off`,
   });
   pool.on('error', (e) => console.error('[db] idle client error:', e.message));
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
