@@ -29,6 +29,7 @@
  *   the platform tenant (000000) write them; reading is open to every signed-in user (`permissions.read:
  *   null`); business dictionaries need the `dictbiz_*` buttons (seeded for the administrators).
  */
+import { nestRecords } from '../../resources/tree.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ValidationError, ok } from '../../core/envelope.js';
@@ -115,21 +116,6 @@ function registerHooks(engine: ResourceEngine, r: Resource): void {
   });
 }
 
-type TreeNode = Row & { children: TreeNode[]; hasChildren: boolean };
-
-/** Nests `records` by parentId, keeping their order; records whose parent is not among them are roots. */
-function nest(records: Row[]): TreeNode[] {
-  const nodes = new Map<string, TreeNode>(records.map((rec) => [String(rec.id), { ...rec, children: [], hasChildren: false }]));
-  const roots: TreeNode[] = [];
-  for (const n of nodes.values()) {
-    const p = nodes.get(String(n.parentId));
-    if (p) {
-      p.children.push(n);
-      p.hasChildren = true;
-    } else roots.push(n);
-  }
-  return roots;
-}
 
 function registerRoutes(app: FastifyInstance, engine: ResourceEngine, r: Resource): void {
   const base = r.schema.api;
@@ -176,7 +162,7 @@ function registerRoutes(app: FastifyInstance, engine: ResourceEngine, r: Resourc
     const rows = await sql<Row>`SELECT ${sql.raw(cols)} FROM ${sql.table(res.schema.table)}
                                  WHERE is_deleted = 0 ${tenantCond(res, user)} ${byCode} ORDER BY sort, id`.execute(engine.db);
     const records = rows.rows.map((row) => engine.toRecord(res, row));
-    return ok(nest(records), undefined, req.lang);
+    return ok(nestRecords(records), undefined, req.lang);
   });
 }
 

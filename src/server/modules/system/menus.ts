@@ -29,6 +29,7 @@
  * A menu added here with a path (and a resource) is an ordinary row of blade_menu: once granted to a role
  * (`role/grant`) it is in that role's `menu/routes` on its next request, with no code change.
  */
+import { nestRecords } from '../../resources/tree.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
@@ -43,7 +44,6 @@ import { grantsChanged } from './scopes.js';
 import { parseIds } from './roles.js';
 
 type Row = Record<string, unknown>;
-type TreeRecord = Row & { children: TreeRecord[]; hasChildren: boolean };
 
 export const MENU_RESOURCE = 'system/menu';
 export const TOP_MENU_RESOURCE = 'system/topmenu';
@@ -51,19 +51,6 @@ export const TOP_MENU_RESOURCE = 'system/topmenu';
 const fieldError = (field: string, key: MessageKey, params?: Record<string, unknown>) =>
   new ValidationError([{ field, message: t(key, 'zh', params), messageEn: t(key, 'en', params) }]);
 
-/** Nests records by `parentId`, keeping their order; a record whose parent is not among them is a root. */
-export function nestRecords(records: Row[]): TreeRecord[] {
-  const nodes = new Map<string, TreeRecord>(records.map((r) => [String(r.id), { ...r, children: [], hasChildren: false }]));
-  const roots: TreeRecord[] = [];
-  for (const n of nodes.values()) {
-    const p = nodes.get(String(n.parentId));
-    if (p) {
-      p.children.push(n);
-      p.hasChildren = true;
-    } else roots.push(n);
-  }
-  return roots;
-}
 
 function registerMenuHooks(engine: ResourceEngine, grants: GrantCache): void {
   engine.hooks(MENU_RESOURCE, {
