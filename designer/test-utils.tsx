@@ -10,10 +10,14 @@
  * - `waitForHistory(ws, n)`: Designable takes its history snapshots when the browser is idle; waits for the
  *   history to have `n` steps.
  * - `clickPalette(key)`, `keys(combo)`.
+ * - after each test, the work Designable left for when the browser is idle (attaching its drivers to the
+ *   canvas, through the `requestIdleCallback` shim's timer) runs while the file's jsdom still exists: left
+ *   pending, it fired after the environment was torn down and failed the run with "document is not defined".
  */
 import React from 'react';
+import { afterEach } from 'vitest';
 import { App } from 'antd';
-import { fireEvent, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, waitFor } from '@testing-library/react';
 import type { Engine, Workspace } from '@pind/designable-core';
 import { renderApp } from '../src/client/runtime/test-utils.js';
 import type { ResourceSchema } from '../src/shared/schema/types.js';
@@ -27,6 +31,15 @@ if (Object.prototype.toString.call(globalThis) !== '[object Window]') {
 // jsdom has no layout: Designable's hit test of a click asks for the element at a point
 if (typeof document !== 'undefined' && !document.elementFromPoint) document.elementFromPoint = () => null;
 
+afterEach(async () => {
+  // unmount first (RTL's cleanup, which runs again harmlessly afterwards); the shim runs its tasks in order:
+  // once this one ran, the ones Designable queued before it did too
+  cleanup();
+  const idle = (globalThis as { requestIdleCallback?: (cb: () => void) => number }).requestIdleCallback;
+  if (idle) await new Promise<void>((resolve) => idle(() => resolve()));
+});
+
+/** Renders the studio for `form` (and `resource`) with a fresh engine; answers the engine and the workspace. */
 export function renderStudio(form: DesignedForm, resource?: ResourceSchema) {
   const engine: Engine = createEngine();
   const view = renderApp(
@@ -38,6 +51,7 @@ export function renderStudio(form: DesignedForm, resource?: ResourceSchema) {
   return { engine, view, ws, tree: () => ws().operation.tree };
 }
 
+/** Waits until the history has `length` steps with `current` the current one. */
 export async function waitForHistory(ws: Workspace, length: number, current = length - 1): Promise<void> {
   await waitFor(() => {
     if (ws.history.list().length !== length || ws.history.current !== current) {
@@ -55,6 +69,7 @@ export async function waitForStepWith(ws: Workspace, fields: number): Promise<vo
   }, { timeout: 8000 });
 }
 
+/** Clicks the palette item `key`. */
 export function clickPalette(key: string): void {
   const el = document.querySelector(`[data-palette-key="${key}"]`);
   if (!el) throw new Error(`no palette item ${key}`);

@@ -7,8 +7,9 @@
  * components read i18next's instance without importing the shell (src/client/components/layering.test.ts).
  *
  * The client files run two at a time (vitest.config.ts) on a 2-core machine others share: RTL's `findBy…` /
- * `waitFor` wait up to 5 s (not RTL's 1 s) for what a user would see, so a busy machine does not fail a test
- * that is right; a passing wait returns as soon as its condition holds.
+ * `waitFor` wait up to 15 s (not RTL's 1 s) for what a user would see, so a busy machine does not fail a test
+ * that is right (the designer's save-and-publish took over 5 s per step at a load average of 13); a passing
+ * wait returns as soon as its condition holds, and no test waits for something that must not appear.
  */
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
@@ -58,7 +59,7 @@ console.error = (...args: unknown[]) => {
   consoleError(...args);
 };
 
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
