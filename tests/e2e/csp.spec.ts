@@ -92,8 +92,10 @@ test('the form designer and its monaco JSON editor run under the CSP without a v
   // 生成JSON opens monaco (AMD loader and editor from /npm, a web worker for JSON)
   await button(page.locator('.kc-dz-toolbar'), '生成JSON').click();
   const drawer = page.locator('.ant-drawer-content').filter({ hasText: '生成JSON' });
-  await expect(drawer.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-  await expect(drawer.locator('.monaco-editor .view-lines')).toContainText('"type"');
+  // the editor itself (monaco also mounts a hidden rename widget with the same class)
+  const editor = drawer.locator('.monaco-editor[role="code"]');
+  await expect(editor).toBeVisible({ timeout: 30_000 });
+  await expect(editor.locator('.view-lines')).toContainText('"type"');
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(1000); // the worker starts after the editor shows
   expect(await unexpected(page, violations)).toEqual([]);
