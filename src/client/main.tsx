@@ -1,6 +1,6 @@
 /**
  * Client entry: i18n is set up before anything renders; then the app. The Formily expression compiler is
- * registered by the schema runtime (runtime/compiler.ts, imported by ResourcePage), which loads lazily.
+ * registered by the schema runtime (components/compiler.ts, imported by the component registry), which loads lazily.
  * React StrictMode is applied per route in App.tsx: every route but the form designer's, which must run
  * outside it (DESIGN §7: Designable's widgets throw under StrictMode's double effects).
  */
