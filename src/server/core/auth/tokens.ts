@@ -26,21 +26,16 @@ import { SignJWT, jwtVerify } from 'jose';
 import type pg from 'pg';
 import type { Db } from '../db/index.js';
 import { sql } from '../db/index.js';
+import type { TokenAnswer } from '../../../shared/contract/envelope.js';
 
-export interface TokenClaims {
-  tenant_id: string;
-  user_id: string;
-  dept_id: string;
-  role_id: string;
-  role_name: string;
-  account: string;
-  user_name: string;
-  nick_name: string;
-  real_name: string;
-  client_id: string;
-  jti: string;
-  exp: number;
-}
+/**
+ * The access token's claims: the identity fields of the token answer (shared/contract/envelope.ts, one copy of
+ * their names) plus the client, the token id and its expiry (epoch seconds).
+ */
+export type TokenClaims = Pick<
+  TokenAnswer,
+  'tenant_id' | 'user_id' | 'dept_id' | 'role_id' | 'role_name' | 'account' | 'user_name' | 'nick_name' | 'real_name'
+> & { client_id: string; jti: string; exp: number };
 
 /** What `consumeRefresh` needs besides the token. */
 export interface ConsumeOptions {
