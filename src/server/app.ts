@@ -76,7 +76,7 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
   }
   const database = openDatabase(url, config.timeZone);
   try {
-    const applied = await migrate(database.db);
+    const applied = await migrate(database.db, MODULES);
     if (applied.length) log(`migrations applied: ${applied.join(', ')}`);
     const registry = Registry.loadFolder();
     // the published versions (the designer's) replace the folder's before the tables are synced

@@ -1,7 +1,12 @@
 /**
- * Runs the core migrations (Kysely's Migrator, `kysely_migration` table) under a PostgreSQL advisory lock,
- * so several API nodes starting at once migrate exactly once. Migrations are listed here in order;
- * they only ever go forward.
+ * Runs the migrations (Kysely's Migrator, `kysely_migration` table) under a PostgreSQL advisory lock, so several
+ * API nodes starting at once migrate exactly once. They only ever go forward.
+ *
+ * Two sources: the core migrations listed here (`0001_core` …: identity, files, schemas — what every module
+ * builds on), and each module's own (`Module.migrations`, DESIGN §3), named `<module>/<NNNN_name>` so that a
+ * module's tables travel with its folder. Names sort core first (digits before letters), then module by module.
+ * Unordered migrations are allowed because modules are independent: a module's first migration added after
+ * another module's later ones must still run on an existing database.
  */
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Db } from './index.js';
@@ -25,11 +30,20 @@ const migrations: Record<string, Migration> = {
   '0008_roles_menus': m0008,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+/** The migrations a module carries: `{ '0001_name': { up } }`, applied as `<module>/0001_name`. */
+export type ModuleMigrations = Record<string, Migration>;
 
-/** Applies pending migrations; throws with the failing migration's name and error. */
-export async function migrate(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/**
+ * Applies pending migrations, the core's then the given modules' (`[{ name, migrations }]`); answers the names
+ * applied; throws with the failing migration's name and error.
+ */
+export async function migrate(db: Db, modules: readonly { name: string; migrations?: ModuleMigrations }[] = []): Promise<string[]> {
+  const all: Record<string, Migration> = { ...migrations };
+  for (const m of modules) {
+    for (const [name, migration] of Object.entries(m.migrations ?? {})) all[`${m.name}/${name}`] = migration;
+  }
+  const provider: MigrationProvider = { getMigrations: async () => all };
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
