@@ -34,6 +34,7 @@ import { syncTables } from './resources/sync.js';
 import { ResourceEngine } from './resources/engine.js';
 import { SchemaStore } from './resources/store.js';
 import { ActionRunner } from './resources/actions.js';
+import { Jobs, registerJobRoutes } from './core/jobs.js';
 import type { Module } from './core/module.js';
 import { module as system } from './modules/system/index.js';
 import { module as basic } from './modules/basic/index.js';
@@ -61,6 +62,8 @@ export interface Kernel {
   /** The LISTEN/NOTIFY channels over `listener` (core/channels.ts). */
   channels: Channels;
   seed: SeedResult;
+  /** Background jobs (core/jobs.ts): pg-boss and the kc_job status rows; modules `define` their kinds. */
+  jobs: Jobs;
   close(): Promise<void>;
 }
 
@@ -105,22 +108,27 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     });
     const actions = new ActionRunner(engine, org);
     const apiLog = new ApiLogWriter(database.db);
+    const jobs = new Jobs(database.db, url, config.dataDir, log);
+    await jobs.start();
     const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
     // NOTIFY kc_schema reloads a published schema at once; this catches up with one a node missed
     const schemaResync = setInterval(() => void schemas.resync().catch(() => undefined), 30_000);
     schemaResync.unref();
-    return {
-      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed,
+    const kernel: Kernel = {
+      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed, jobs,
       async close() {
         clearInterval(purge);
         clearInterval(schemaResync);
+        await jobs.stop();
         await apiLog.close();
         await listener.end().catch(() => undefined);
         await database.close();
         if (embedded) await embedded.stop();
       },
     };
+    for (const m of MODULES) await m.seed?.(kernel); // each module fills what it owns (idempotent)
+    return kernel;
   } catch (e) {
     await database.close().catch(() => undefined);
     if (embedded) await embedded.stop().catch(() => undefined);
@@ -160,6 +168,7 @@ export async function buildApp(k: Kernel, opts: { logger?: boolean } = {}): Prom
   installApiScopeCheck(app, k.grants); // DESIGN §5: the API scope check, after the token and user context
   registerAuthRoutes(app, { db: k.database.db, tokens: k.tokens, config: k.config });
   for (const m of MODULES) await m.routes(app, k);
+  registerJobRoutes(app, k.jobs); // the job status endpoints the UI polls (core/jobs.ts)
   k.actions.mount(app); // the workflow actions the schemas declare, and the endpoints the flows registered
   k.engine.mount(app); // the generic endpoints of every resource, last: module routes win over the catch-all
   app.get('/api/docs', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

@@ -18,6 +18,7 @@ import * as m0005 from './migrations/0005_role_name_en.js';
 import * as m0006 from './migrations/0006_scopes.js';
 import * as m0007 from './migrations/0007_users.js';
 import * as m0008 from './migrations/0008_roles_menus.js';
+import * as m0009 from './migrations/0009_jobs.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0006_scopes': m0006,
   '0007_users': m0007,
   '0008_roles_menus': m0008,
+  '0009_jobs': m0009,
 };
 
 /** The migrations a module carries: `{ '0001_name': { up } }`, applied as `<module>/0001_name`. */
