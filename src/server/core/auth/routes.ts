@@ -20,7 +20,9 @@
  * - `GET /api/blade-auth/oauth/captcha` — `{key, image}`; under NODE_ENV=test only, header `X-Test-Captcha`.
  * - `GET /api/blade-auth/oauth/logout` — revokes the session: every refresh token of the family and every
  *   access token issued in it (the one that asks included).
- * - `GET /api/blade-auth/oauth/user-info`, `GET /api/blade-user/info` — the signed-in user.
+ * - `GET /api/blade-auth/oauth/user-info` — the signed-in user (`GET /api/blade-user/info`, with the personal
+ *   info, is src/server/modules/system/account.ts).
+ * - `POST /api/blade-auth/oauth/token-by-phone` — login by phone and SMS code (phone-grant.ts).
  *
  * Both public endpoints are rate limited per IP (`LOGIN_RATE_MAX` per minute).
  */
@@ -32,6 +34,7 @@ import type { TokenService } from './tokens.js';
 import { checkCaptcha, createCaptcha } from './captcha.js';
 import { dummyHash, verifyDummy, verifyPassword } from './password.js';
 import type { ServerConfig } from '../config.js';
+import { registerPhoneGrant } from './phone-grant.js';
 
 export const MAX_FAILED_LOGINS = 5;
 export const LOCK_MINUTES = 30;
@@ -247,6 +250,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     return reply.send(await issue(user, client));
   });
 
+  // login by phone and SMS code (issue 10; phone-grant.ts)
+  registerPhoneGrant(app, { db, rateLimit, noCache: TOKEN_NO_CACHE, defaultTenant: DEFAULT_TENANT, authenticateClient, loadUser, admit, issue: (u, c) => issue(u, c) });
+
   app.get('/api/blade-auth/oauth/captcha', { config: { public: true, rateLimit }, schema: { tags: ['auth'], summary: 'A captcha image' } }, async (_req, reply) => {
     const c = await createCaptcha(db);
     // only a test server ever reveals the text (browser tests log in as a person does)
@@ -278,5 +284,4 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     return ok({ ...r.rows[0], roles: roles.rows }, undefined, req.lang);
   };
   app.get('/api/blade-auth/oauth/user-info', { schema: { tags: ['auth'], summary: 'The signed-in user' } }, userInfo);
-  app.get('/api/blade-user/info', { schema: { tags: ['user'], summary: 'The signed-in user' } }, userInfo);
 }

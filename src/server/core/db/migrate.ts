@@ -19,6 +19,7 @@ import * as m0006 from './migrations/0006_scopes.js';
 import * as m0007 from './migrations/0007_users.js';
 import * as m0008 from './migrations/0008_roles_menus.js';
 import * as m0009 from './migrations/0009_jobs.js';
+import * as m0012 from './migrations/0012_accounts.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0007_users': m0007,
   '0008_roles_menus': m0008,
   '0009_jobs': m0009,
+  '0012_accounts': m0012,
 };
 
 /** The migrations a module carries: `{ '0001_name': { up } }`, applied as `<module>/0001_name`. */

@@ -15,6 +15,8 @@ import { registerUserModule } from './users.js';
 import { registerOrgModule } from './org.js';
 import { registerTenantModule } from './tenants.js';
 import { registerLogModule } from './logs.js';
+import { registerAccountModule } from './account.js';
+import { registerAccountSmsModule } from './account-sms.js';
 
 export const module: Module = {
   name: 'system',
@@ -30,5 +32,7 @@ export const module: Module = {
     registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
     registerTenantModule(app, k.engine, k.database, k.embedded !== undefined); // tenants, clients, parameters (tenants.ts)
     registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
+    registerAccountModule(app, k); // my account: info, password, onboarding status (account.ts)
+    registerAccountSmsModule(app, k); // SMS codes, register-guest, outbox (account-sms.ts)
   },
 };
