@@ -105,6 +105,13 @@ describe('a faulty schema', () => {
   });
 
   const load = (obj: unknown) => () => new Registry().add(obj, 'schemas/x/bad.json');
+  const op = (key: string) => ({ key, label: '执行', labelEn: 'Run', placement: ['toolbar'], endpoint: '/api/x/run' });
+
+  it('a column the list answers beside the record loads with its own title', () => {
+    const s = good();
+    s.list.columns.push({ field: 'roleName', title: '角色', titleEn: 'Roles', type: 'text' });
+    expect(load(s)).not.toThrow();
+  });
 
   it('the control schema loads', () => {
     expect(new Registry().add(good(), 'schemas/x/bad.json').columns.map((c) => c.column)).toContain('title');
@@ -120,6 +127,10 @@ describe('a faulty schema', () => {
     ['a field defined twice', (s) => (s.form.properties.title = { type: 'string' }), '/form: field "title" is defined 2 times'],
     ['tree endpoints without a tree section', (s) => s.endpoints.push('lazy-tree'), '/endpoints: tree endpoints need a "tree" section'],
     ['a key that is no field', (s) => (s.key = 'code'), '/key: no field "code"'],
+    ['a sortable column the list answers beside the record', (s) => s.list.columns.push({ field: 'roleName', title: '角色', titleEn: 'Roles', sortable: true }), '/list/columns: "roleName" is not a field and cannot be sortable'],
+    ['two list operations with one key', (s) => (s.list.operations = [op('x'), op('x')]), '/list/operations: key "x" is used twice'],
+    ['an operation placed nowhere', (s) => (s.list.operations = [{ ...op('x'), placement: [] }]), '/list/operations/0/placement: must NOT have fewer than 1 items'],
+    ['a side tree without its parameter', (s) => (s.list.sideTree = { url: '/api/x/lazy-tree', title: '树', titleEn: 'Tree' }), "must have required property 'param'"],
   ];
   it.each(faults)('%s → SchemaLoadError naming the file and the fault', (_what, spoil, fault) => {
     const s = good();

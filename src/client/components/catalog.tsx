@@ -89,6 +89,7 @@ import { FileUpload } from './FileUpload.js';
 import { ProjectPicker } from './ProjectPicker.js';
 import { UserPicker } from './UserPicker.js';
 import { ResourceTreeSelect } from './ResourceTreeSelect.js';
+import { CheckTree } from './CheckTree.js';
 import { Card, Text } from './Layout.js';
 import { Switch } from './Switch.js';
 import { ColorPicker, IconSelect, Rate, Slider } from './Others.js';
@@ -690,6 +691,19 @@ registerComponent({
   texts: { 'cmp.dept.placeholder': { zh: '请选择单位', en: 'Please select the organisation' } },
 });
 registerComponent({ name: 'ResourceTreeSelect', component: ResourceTreeSelect, title: { zh: '上级选择', en: 'Parent select' }, group: 'business' });
+// the trees of grant dialogs (roles: menus, data scopes, API scopes, top menus; top menus: menus)
+registerComponent({
+  name: 'CheckTree',
+  component: CheckTree,
+  title: { zh: '授权树', en: 'Grant tree' },
+  group: 'business',
+  texts: {
+    'cmp.checkTree.expandAll': { zh: '全部展开', en: 'Expand all' },
+    'cmp.checkTree.collapseAll': { zh: '全部折叠', en: 'Collapse all' },
+    'cmp.checkTree.checkAll': { zh: '全选', en: 'Check all' },
+    'cmp.checkTree.clear': { zh: '清空', en: 'Clear' },
+  },
+});
 registerComponent({
   name: 'RegionCascader',
   component: RegionCascader,

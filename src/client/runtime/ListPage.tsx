@@ -19,6 +19,13 @@
  * status (待审核, 审核通过) hide 编辑 and 删除 (and cannot be selected for removal). The status field is shown
  * as a column and offered as a search (`withStatusList`). The server checks all of it again.
  *
+ * Operations (`list.operations`, runtime/operations.ts): toolbar buttons act on the checked rows (请选择至少一条数据
+ * when none are), row buttons on their row; each opens an OperationDialog (its form, its confirmation, a file
+ * download or a once-shown answer); `list.revealOnSave` shows a new record's once-only values (an account's
+ * initial password) after the add. `list.sideTree` puts a lazy tree left of the table (the departments of the
+ * user list) whose chosen node filters the list. Columns the form does not define take their `title` from the
+ * column spec (values the list answers beside the record, e.g. a user's roles or lock state).
+ *
  * Data: `useGet` keyed by endpoint + params (`${api}/${listEndpoint}`: 'list', 'list-for-myCompany' or
  * 'myList'); every cached GET of the resource revalidates after a submit or a remove. `can(code)` hides
  * buttons the current role lacks (codes `<menu>_add|_edit|_delete|_view`); the server enforces anyway.
@@ -39,6 +46,11 @@ import { DetailView } from './DetailView.js';
 import { useLazyTree, type Row } from './useLazyTree.js';
 import { ActionDialog } from './ActionDialog.js';
 import { actionLabel, actionsFor, editLocked, removeLocked, withStatusList, type ActorContext } from './actions.js';
+import { OperationDialog } from './OperationDialog.js';
+import { SideTree } from './SideTree.js';
+import { RevealDialog } from './RevealDialog.js';
+import { operationLabel, operationsFor, selectionFault, type OperationContext } from './operations.js';
+import type { ListColumn, ListOperation } from '../../shared/schema/types.js';
 import type { Page as ContractPage } from '../../shared/contract/envelope.js';
 
 export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
@@ -77,11 +89,14 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
 
   const [query, setQuery] = useState<Query>({ params: {}, current: 1, size: PAGE_SIZES[0] });
   const onSearch = useCallback((params: Record<string, string>) => setQuery((q) => ({ ...q, params, current: 1 })), []);
-  const searching = Object.keys(query.params).length > 0;
+  const sideTree = resource.list?.sideTree;
+  const [side, setSide] = useState<string | undefined>();
+  const filters = sideTree && side ? { ...query.params, [sideTree.param]: side } : query.params;
+  const searching = Object.keys(filters).length > 0;
   const treeMode = !!resource.tree && resource.endpoints.includes('lazy-tree') && !searching;
   const endpoint = resource.endpoints.includes(listEndpoint) ? listEndpoint : 'list';
   const params = {
-    ...query.params,
+    ...filters,
     current: query.current,
     size: query.size,
     ...(query.sort ? { [query.sort.order === 'ascend' ? 'ascs' : 'descs']: query.sort.field } : {}),
@@ -93,6 +108,9 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
   const [editing, setEditing] = useState<{ open: boolean; recordKey?: string; initialValues?: Record<string, unknown> }>({ open: false });
   const [viewing, setViewing] = useState<{ open: boolean; recordKey?: string }>({ open: false });
   const [acting, setActing] = useState<{ action: WorkflowAction; row: Row } | null>(null);
+  const [operating, setOperating] = useState<{ op: ListOperation; ctx: OperationContext } | null>(null);
+  const [revealed, setRevealed] = useState<Row[] | null>(null);
+  const revealOnSave = resource.list?.revealOnSave;
 
   const refresh = useCallback(() => {
     void revalidate(resource.api);
@@ -125,22 +143,25 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
   const localized = useMemo(() => localizeSchema(resource, lang), [resource, lang]);
   const nodes = useMemo(() => fieldNodes(localized), [localized]);
   const columns = (() => {
-    const specs = resource.list?.columns ?? [...nodes.keys()].slice(0, 6).map((field) => ({ field }) as { field: string; width?: number; sortable?: boolean; ellipsis?: boolean });
+    const specs: ListColumn[] = resource.list?.columns ?? [...nodes.keys()].slice(0, 6).map((field) => ({ field }));
     const cols: NonNullable<TableProps<Row>['columns']> = specs.map((c) => ({
       key: c.field,
       dataIndex: c.field,
-      title: fieldLabel(resource, c.field, lang),
+      title: nodes.has(c.field) || !c.title ? fieldLabel(resource, c.field, lang) : lang === 'en' ? (c.titleEn ?? c.title) : c.title,
       width: c.width,
       ellipsis: c.ellipsis,
       sorter: c.sortable ? true : undefined,
       sortOrder: query.sort?.field === c.field ? query.sort.order : null,
-      render: (v: unknown) => renderCell(nodes.get(c.field), v, t),
+      render: (v: unknown) => (nodes.has(c.field) || c.type !== 'boolean' ? renderCell(nodes.get(c.field), v, t) : v ? t('rt.yes') : t('rt.no')),
     }));
     const actions = resource.list?.rowActions ?? [];
     const addChild = treeMode && allowed('add') && resource.endpoints.includes('submit');
     const rows = treeMode ? tree.rows : (list.data?.records ?? []);
     // the widest row's workflow buttons (about 14px a character)
-    const flowWidth = Math.max(0, ...rows.map((r) => actionsFor(resource, r, actor, 'row').reduce((w, a) => w + 24 + 14 * actionLabel(a, lang).length, 0)));
+    const flowWidth = Math.max(
+      0,
+      ...rows.map((r) => [...actionsFor(resource, r, actor, 'row'), ...operationsFor(resource, 'row', can, r)].reduce((w, a) => w + 24 + (lang === 'en' ? 8 : 14) * actionLabel(a, lang).length, 0)),
+    );
     if (actions.length || addChild || flowWidth > 0) {
       cols.push({
         key: '__actions',
@@ -150,6 +171,7 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
         render: (_: unknown, row: Row) => {
           const key = String(row[keyField]);
           const flow = actionsFor(resource, row, actor, 'row');
+          const ops = operationsFor(resource, 'row', can, row);
           return (
             <Space size={0} split={<Divider type="vertical" />}>
               {addChild && (
@@ -177,6 +199,11 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
                   {actionLabel(a, lang)}
                 </Button>
               ))}
+              {ops.map((op) => (
+                <Button key={`op-${op.key}`} type="link" size="small" danger={op.danger} onClick={() => setOperating({ op, ctx: { keys: [key], row, query: queryOf(params) } })}>
+                  {operationLabel(op, lang)}
+                </Button>
+              ))}
             </Space>
           );
         },
@@ -197,7 +224,18 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
   };
 
   const bigPage = !treeMode && query.size >= 100;
-  return (
+  const runToolbar = (op: ListOperation) => {
+    const fault = selectionFault(op, selected.length);
+    if (fault) {
+      void msg.warning(t(fault));
+      return;
+    }
+    const keys = op.selection === 'none' ? [] : selected.map(String);
+    const rows = treeMode ? tree.rows : (list.data?.records ?? []);
+    const row = keys.length === 1 ? rows.find((r) => String(r[keyField]) === keys[0]) : undefined;
+    setOperating({ op, ctx: { keys, row, query: queryOf(params) } });
+  };
+  const body = (
     <div className="kc-list-page">
       {msgHolder}
       {modalHolder}
@@ -213,6 +251,11 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
             {t('rt.remove')}
           </Button>
         )}
+        {operationsFor(resource, 'toolbar', can).map((op) => (
+          <Button key={op.key} danger={op.danger} onClick={() => runToolbar(op)}>
+            {operationLabel(op, lang)}
+          </Button>
+        ))}
       </Space>
       <Table<Row>
         rowKey={(r) => String(r[keyField])}
@@ -247,10 +290,39 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
         recordKey={editing.recordKey}
         initialValues={editing.initialValues}
         onClose={() => setEditing((e) => ({ ...e, open: false }))}
-        onSaved={refresh}
+        onSaved={(saved, isNew) => {
+          refresh();
+          // a new record's once-only values (an account's initial password): shown now or never
+          if (isNew && revealOnSave && revealOnSave.columns.every((c) => saved?.[c.field] !== undefined && saved?.[c.field] !== null)) setRevealed([saved]);
+        }}
       />
+      {revealOnSave && <RevealDialog title={t('rt.add')} spec={revealOnSave} rows={revealed} onClose={() => setRevealed(null)} />}
       <DetailView resource={resource} open={viewing.open} recordKey={viewing.recordKey} onClose={() => setViewing((v) => ({ ...v, open: false }))} onChanged={refresh} />
       <ActionDialog resource={resource} action={acting?.action ?? null} record={acting?.row ?? null} onClose={() => setActing(null)} onDone={refresh} />
+      <OperationDialog resource={resource} op={operating?.op ?? null} ctx={operating?.ctx ?? { keys: [] }} onClose={() => setOperating(null)} onDone={refresh} />
     </div>
   );
+  if (!sideTree) return body;
+  return (
+    <div className="kc-list-with-tree" style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
+      <div style={{ flex: '0 0 240px', minWidth: 0 }}>
+        <SideTree
+          spec={sideTree}
+          value={side}
+          onSelect={(v) => {
+            setSide(v);
+            setQuery((q) => ({ ...q, current: 1 }));
+          }}
+        />
+      </div>
+      <div style={{ flex: 1, minWidth: 0 }}>{body}</div>
+    </div>
+  );
+}
+
+/** The list's filters as query parameters (an operation's `$query`: the export of what the list shows). */
+function queryOf(params: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) if (k !== 'current' && k !== 'size' && v !== undefined && v !== null && v !== '') out[k] = String(v);
+  return out;
 }

@@ -57,4 +57,8 @@ export const runtimeTexts: Texts = {
   'rt.chart.empty': { zh: '暂无数据', en: 'No data' },
   'rt.chart.failed': { zh: '数据加载失败', en: 'The data could not be loaded' },
   'rt.chart.unknown': { zh: '未知', en: 'Unknown' },
+  // list operations (OperationDialog) and the tree beside a list (SideTree)
+  'rt.selectExactlyOne': { zh: '请选择一条数据', en: 'Please select exactly one record' },
+  'rt.reveal.noted': { zh: '我已记下', en: 'I have noted it' },
+  'rt.sideTree.search': { zh: '输入关键字过滤', en: 'Filter by name' },
 };

@@ -83,7 +83,8 @@ function describe(e: ErrorObject): string {
 
 /**
  * Checks one parsed schema: the meta-schema, then rules JSON Schema cannot say (field names unique across
- * layout nodes, list and search fields exist, tree fields exist, key field exists). Returns the faults.
+ * layout nodes, list and search fields exist — or a column names its own title —, tree fields exist, key field
+ * exists, list operations have distinct keys). Returns the faults.
  */
 export function checkSchema(schema: unknown): string[] {
   const v = metaValidate();
@@ -97,7 +98,15 @@ export function checkSchema(schema: unknown): string[] {
   for (const f of dataFields(s.form)) names.set(f.name, (names.get(f.name) ?? 0) + 1);
   for (const [n, c] of names) if (c > 1) faults.push(`/form: field "${n}" is defined ${c} times`);
   const known = new Set<string>([...names.keys(), ...READABLE_SYSTEM_FIELDS]);
-  for (const c of s.list?.columns ?? []) if (!known.has(c.field)) faults.push(`/list/columns: no field "${c.field}"`);
+  // a column the form does not define is a value the list answers beside the record: it needs its own title
+  // and cannot be sorted (the server sorts by columns only)
+  for (const c of s.list?.columns ?? []) {
+    if (known.has(c.field)) continue;
+    if (!c.title || !c.titleEn) faults.push(`/list/columns: no field "${c.field}" (a column the list answers beside the record needs title and titleEn)`);
+    else if (c.sortable) faults.push(`/list/columns: "${c.field}" is not a field and cannot be sortable`);
+  }
+  const opKeys = (s.list?.operations ?? []).map((o) => o.key);
+  for (const k of new Set(opKeys.filter((k, i) => opKeys.indexOf(k) !== i))) faults.push(`/list/operations: key "${k}" is used twice`);
   for (const c of s.list?.search ?? []) if (!known.has(c.field)) faults.push(`/list/search: no field "${c.field}"`);
   if (s.tree) {
     for (const k of ['parentField', 'labelField'] as const) if (!known.has(s.tree[k])) faults.push(`/tree/${k}: no field "${s.tree[k]}"`);

@@ -90,13 +90,96 @@ export interface FormNode {
   [key: `x-${string}`]: unknown;
 }
 
+/**
+ * A list column. `field` is a form field (labelled by its title, rendered by its component), or a value the
+ * list answers beside the record (a join or a computed state, e.g. a user's `roleName` or `locked`): then
+ * `title`/`titleEn` label it and `type` says how to show it ('boolean' → 是 / 否, 'text' → as answered).
+ */
+export interface ListColumn {
+  field: string;
+  width?: number;
+  sortable?: boolean;
+  ellipsis?: boolean;
+  title?: string;
+  titleEn?: string;
+  type?: 'text' | 'boolean';
+}
+
+/**
+ * A tree beside the list (e.g. the department tree left of the user list): its nodes come from a lazy tree
+ * endpoint (`GET url?parentId=` answering `{id, value, title, hasChildren}` nodes); choosing a node filters
+ * the list by `param` = the node's value (choosing it again clears the filter), and returns to page 1.
+ */
+export interface SideTreeSpec {
+  url: string;
+  param: string;
+  title: string;
+  titleEn: string;
+  /** The query parameter naming the parent (default `parentId`) and the roots' parent value (default '0'). */
+  parentParam?: string;
+  rootValue?: string;
+}
+
+/**
+ * An operation of a list (DESIGN §4 `list.operations`): a button that calls an endpoint on the checked rows
+ * (`placement` toolbar) or on one row (`placement` row), for what is not a status change — granting roles,
+ * resetting passwords, unlocking, exporting. The server checks permission again (the button `code`).
+ *
+ * - `params` / `body`: what is sent, each value a literal or a reference: `$keys` (the rows' keys, a comma
+ *   list in params and an array in the body), `$row.<field>` (the one row's field), `$query` (params only:
+ *   the list's current filters, spread);
+ * - `dialog`: a Formily form shown first; its values join the body. `initial` fills it: `values` from the
+ *   row (`{ field: '$row.<field>' }`, one row only) and/or an `endpoint` answered before the dialog opens
+ *   (`params` as above) whose properties `map` onto fields (`{ menuIds: 'menu' }`);
+ * - without a dialog, `confirm` is asked (or 确定执行「…」吗？);
+ * - `result`: 'download' saves the answer (a file) as `fileName`; 'reveal' shows the answered rows once in a
+ *   table of `reveal` columns (generated passwords) with its `note`; otherwise the `success` text is shown;
+ * - `visible`: an expression over `$record` (the row) deciding whether a row shows the button.
+ */
+export interface ListOperation {
+  key: string;
+  label: string;
+  labelEn: string;
+  code?: string;
+  placement: Array<'toolbar' | 'row'>;
+  /** Rows the toolbar button needs: 'many' (default; one or more checked), 'one', or 'none'. */
+  selection?: 'none' | 'one' | 'many';
+  method?: 'GET' | 'POST';
+  endpoint: string;
+  params?: Record<string, string>;
+  body?: Record<string, string>;
+  dialog?: FormNode & { type: 'object'; properties: Record<string, FormNode> };
+  dialogWidth?: number;
+  initial?: { endpoint?: string; params?: Record<string, string>; map?: Record<string, string>; values?: Record<string, string> };
+  confirm?: string;
+  confirmEn?: string;
+  success?: string;
+  successEn?: string;
+  danger?: boolean;
+  visible?: string;
+  result?: 'download' | 'reveal';
+  fileName?: string;
+  reveal?: RevealSpec;
+}
+
+/** Values answered once (generated passwords): the columns shown and the warning above them. */
+export interface RevealSpec {
+  columns: Array<{ field: string; title: string; titleEn: string }>;
+  note: string;
+  noteEn: string;
+}
+
 export interface ListSpec {
-  columns?: Array<{ field: string; width?: number; sortable?: boolean; ellipsis?: boolean }>;
+  columns?: ListColumn[];
   search?: Array<{ field: string; operator?: 'like' | 'equal' | 'daterange' }>;
   toolbar?: string[];
   rowActions?: string[];
   /** Default sort, e.g. "-createTime" (minus = descending). */
   defaultSort?: string;
+  operations?: ListOperation[];
+  sideTree?: SideTreeSpec;
+  /** After an add, the answer's once-only values (a new account's initial password) shown as a RevealDialog. */
+  revealOnSave?: RevealSpec;
 }
 
 export interface TreeSpec {
@@ -156,8 +239,22 @@ export interface ResourceSchema {
   stats?: StatsSpec;
   /** Every generic submit and remove writes an audit row to the usual log (blade_log_usual; write.ts). */
   audit?: boolean;
+  /** The BPMN process that drives the resource's workflow (DESIGN §4 `flow`, §8; src/server/modules/flow). */
+  flow?: FlowSpec;
   /** Removal refused while other rows reference the record (write.ts; see `RemoveGuard`). */
   removeGuard?: RemoveGuard[];
+}
+
+/**
+ * A resource's BPMN process (DESIGN §4 `flow`): `process` is the process id of a deployed definition
+ * (schemas/flows/*.bpmn or uploaded); `path` the menu path its to-dos link to (default: the path of the
+ * resource's `menu`). Its generic endpoints (start-process, claim-list, confirm-task, complete-task,
+ * todo-list, send-list, done-list, expert-todo, expert-done) are mounted under the resource's `api`; its
+ * workflow `actions`, when it has some, start the process (kind submit) and complete its tasks.
+ */
+export interface FlowSpec {
+  process: string;
+  path?: string;
 }
 
 /**
@@ -215,6 +312,10 @@ export interface WorkflowAction {
   endpoint: string;
   /** For the flow's history: submit (submitter kept), decide (examiner and opinion kept), other. */
   kind?: 'submit' | 'decide' | 'other';
+  /** With a schema `flow`: the outcome the action completes its process task with (default: the key). */
+  outcome?: string;
+  /** With a schema `flow`: the user tasks (BPMN ids) the action may complete (default: any open one). */
+  task?: string[];
   /** Statuses the action applies to. */
   from?: string[];
   /** The status after the action. */

@@ -1,0 +1,82 @@
+/**
+ * SideTree: the tree beside a list (`schema.list.sideTree`, shared/schema/types.ts `SideTreeSpec`), e.g. the
+ * departments left of the user list. Nodes come level by level from `GET url?<parentParam>=<value>` (the
+ * generic `lazy-tree` answer: `{id, value, title, hasChildren}`); the roots are the children of `rootValue`
+ * (default '0'). Choosing a node calls `onSelect(value)`; choosing it again clears the choice (`undefined`).
+ * A search box filters the loaded nodes by title.
+ */
+import React, { useEffect, useMemo, useState } from 'react';
+import { Card, Input, Tree, type TreeDataNode } from 'antd';
+import { useTranslation } from 'react-i18next';
+import type { SideTreeSpec } from '../../shared/schema/types.js';
+import { get } from './api.js';
+import { useLang } from './hooks.js';
+
+interface LazyNode {
+  id: string;
+  value: string;
+  title: string;
+  hasChildren?: boolean;
+}
+
+type Node = TreeDataNode & { title: string; children?: Node[] };
+
+const toNode = (n: LazyNode): Node => ({ key: String(n.value ?? n.id), title: String(n.title), isLeaf: !n.hasChildren });
+
+function attach(nodes: Node[], key: React.Key, children: Node[]): Node[] {
+  return nodes.map((n) => (n.key === key ? { ...n, children } : n.children ? { ...n, children: attach(n.children, key, children) } : n));
+}
+
+function filtered(nodes: Node[], text: string): Node[] {
+  if (!text) return nodes;
+  const out: Node[] = [];
+  for (const n of nodes) {
+    const below = n.children ? filtered(n.children, text) : [];
+    if (n.title.includes(text) || below.length) out.push({ ...n, children: below.length ? below : n.children });
+  }
+  return out;
+}
+
+export interface SideTreeProps {
+  spec: SideTreeSpec;
+  value?: string;
+  onSelect: (value: string | undefined) => void;
+}
+
+export function SideTree({ spec, value, onSelect }: SideTreeProps) {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const [nodes, setNodes] = useState<Node[]>([]);
+  const [text, setText] = useState('');
+  const parentParam = spec.parentParam ?? 'parentId';
+  const load = (parent: string) => get<LazyNode[]>(spec.url, { [parentParam]: parent }).then((rows) => (Array.isArray(rows) ? rows.map(toNode) : []));
+
+  useEffect(() => {
+    let gone = false;
+    load(spec.rootValue ?? '0')
+      .then((roots) => !gone && setNodes(roots))
+      .catch(() => undefined);
+    return () => {
+      gone = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [spec.url, spec.rootValue, parentParam]);
+
+  const shown = useMemo(() => filtered(nodes, text.trim()), [nodes, text]);
+  return (
+    <Card size="small" className="kc-side-tree" title={lang === 'en' ? spec.titleEn : spec.title}>
+      <Input.Search allowClear size="small" placeholder={t('rt.sideTree.search')} onChange={(e) => setText(e.target.value)} style={{ marginBottom: 8 }} />
+      <Tree<Node>
+        blockNode
+        treeData={shown}
+        selectedKeys={value ? [value] : []}
+        loadData={async (node) => {
+          if (node.children) return;
+          const children = await load(String(node.key));
+          setNodes((all) => attach(all, node.key, children));
+        }}
+        onSelect={(keys) => onSelect(keys.length ? String(keys[0]) : undefined)}
+      />
+    </Card>
+  );
+}
