@@ -19,7 +19,8 @@
  *
  * Module code hooks in with `engine.hooks(name, {...})` (one resource, by name — its own module's) or
  * `engine.hooksAll({...})` (every resource; a hook decides from the schema, e.g. a flow handler acting on
- * resources whose `actions.flow` names it). Hooks run inside the write's transaction.
+ * resources whose `actions.flow` names it). Hooks run inside the write's transaction, except `afterCommit`
+ * (after the commit).
  *
  * Schemas change at run time (the designer publishes a version, store.ts): entry points resolve the current
  * version of the resource they are given (`current`) once per call and use that one object throughout.
@@ -66,11 +67,27 @@ export interface RemoveHookContext {
   ids: string[];
 }
 
+/**
+ * A write that committed (`afterCommit`): what was done to which records. Runs outside the transaction, after
+ * the commit, for effects that must not happen unless the write stands (deleting a stored file, revoking
+ * sessions); a failure there does not undo the write, so such a hook handles its own errors.
+ */
+export interface CommitHookContext {
+  user: AuthUser;
+  resource: Resource;
+  lang: Lang;
+  action: 'add' | 'edit' | 'remove';
+  ids: string[];
+  /** The saved record (add, edit). */
+  saved?: Row;
+}
+
 export interface ResourceHooks {
   beforeSubmit?(c: SubmitHookContext): Promise<void> | void;
   afterSubmit?(c: SubmitHookContext & { saved: Row }): Promise<void> | void;
   beforeRemove?(c: RemoveHookContext): Promise<void> | void;
   afterRemove?(c: RemoveHookContext): Promise<void> | void;
+  afterCommit?(c: CommitHookContext): Promise<void> | void;
 }
 
 declare module 'fastify' {

@@ -18,7 +18,8 @@
  * 8. module hooks (before/after submit and remove, inside the transaction);
  * 9. `removeGuard` (remove only): refused with the guard's message while live rows of another table (or the
  *    same one: child departments) reference a removed record;
- * then the row is written and the table's cached counts are dropped on every node (`engine.changed`).
+ * then the row is written and the table's cached counts are dropped on every node (`engine.changed`), and,
+ * once the transaction committed, the hooks' `afterCommit` run (outside it: files, sessions …).
  * With `audit: true` the write also leaves a row in the usual log (blade_log_usual, same transaction): who
  * (user_id, create_by = account, tenant_id), when (create_time), what (log_id `<resource>:<add|edit|remove>`,
  * log_data JSON `{resource, action, ids, changes}` where `changes` maps a field to `{from, to}`; an
@@ -28,6 +29,7 @@
  */
 import { ApiError, ValidationError } from '../core/envelope.js';
 import { nextId } from '../core/ids.js';
+import { writeAudit } from './audit.js';
 import type { AuthUser } from '../core/context.js';
 import { labelOf, SYSTEM_FIELDS, type ColumnDef } from '../../shared/schema/derive.js';
 import { resolveTemplate } from '../../shared/schema/expression.js';
@@ -36,7 +38,7 @@ import type { Lang } from '../../shared/i18n/messages.js';
 import { t } from '../../shared/i18n/messages.js';
 import type { FormNode, RecordRule } from '../../shared/schema/types.js';
 import type { Db } from '../core/db/index.js';
-import type { ResourceEngine, SubmitHookContext, RemoveHookContext } from './engine.js';
+import type { ResourceEngine, SubmitHookContext, RemoveHookContext, CommitHookContext } from './engine.js';
 import type { Resource } from './registry.js';
 import { Conditions, quote, writeOnlyFields } from './query.js';
 import { statusLabel, statusOf } from './status.js';
@@ -170,6 +172,7 @@ export async function submitRecord(engine: ResourceEngine, r: Resource, user: Au
   for (const f of SYSTEM_FIELDS) delete input[f];
   const hooks = engine.hooksOf(r.schema.name);
   const rules = r.schema.rules ?? [];
+  let done: CommitHookContext | undefined;
   return engine.db
     .transaction()
     .execute(async (trx) => {
@@ -205,11 +208,16 @@ export async function submitRecord(engine: ResourceEngine, r: Resource, user: Au
       for (const h of hooks) await h.beforeSubmit?.(ctx);
       const row = isNew ? await insertRow(engine, r, user, ctx.record, trx) : await updateRow(engine, r, user, ctx.record, existing!, trx);
       const saved = engine.toRecord(r, row);
-      if (r.schema.audit) await writeAudit(engine, r, user, isNew ? 'add' : 'edit', [String(row[r.keyColumn])], auditChanges(r, existing, saved), trx);
+      if (r.schema.audit) await auditWrite(r, user, isNew ? 'add' : 'edit', [String(row[r.keyColumn])], auditChanges(r, existing, saved), trx);
       for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved });
+      done = { user, resource: r, lang, action: isNew ? 'add' : 'edit', ids: [String(row[r.keyColumn])], saved };
       return saved;
     })
-    .finally(() => engine.changed(r.schema.table));
+    .finally(() => engine.changed(r.schema.table))
+    .then(async (saved) => {
+      for (const h of hooks) if (done) await h.afterCommit?.(done);
+      return saved;
+    });
 }
 
 /** A bind parameter for `v` in column `c` (JSON columns get their text and a cast). */
@@ -312,11 +320,15 @@ export async function removeRecords(engine: ResourceEngine, r: Resource, user: A
         trx,
       );
       if (done.length !== ids.length) throw new ApiError(404, 'notFound'); // rolls back: all or nothing
-      if (r.schema.audit) await writeAudit(engine, r, user, 'remove', ids, {}, trx);
+      if (r.schema.audit) await auditWrite(r, user, 'remove', ids, {}, trx);
       for (const h of hooks) await h.afterRemove?.(ctx);
       return done.length;
     })
-    .finally(() => engine.changed(r.schema.table));
+    .finally(() => engine.changed(r.schema.table))
+    .then(async (n) => {
+      for (const h of hooks) await h.afterCommit?.({ user, resource: r, lang, action: 'remove', ids });
+      return n;
+    });
 }
 
 /**
@@ -335,12 +347,10 @@ function auditChanges(r: Resource, before: Row | null, after: Row): Record<strin
   return out;
 }
 
-/** Writes one audit row of `r` (schema key `audit`) to the usual log, in the write's transaction. */
-async function writeAudit(engine: ResourceEngine, r: Resource, user: AuthUser, action: 'add' | 'edit' | 'remove', ids: string[], changes: Row, trx: Db): Promise<void> {
-  const data = JSON.stringify({ resource: r.schema.name, title: r.schema.title, titleEn: r.schema.titleEn, action, ids, changes });
-  await engine.query(
-    `INSERT INTO blade_log_usual (id, tenant_id, log_level, log_id, log_data, method, request_uri, user_id, create_by) VALUES ($1::bigint, $2, 'audit', $3, $4, 'POST', $5, $6::bigint, $7)`,
-    [nextId(), user.tenantId, `${r.schema.name}:${action}`.slice(0, 100), data, `${r.schema.api}/${action === 'remove' ? 'remove' : 'submit'}`, user.userId, user.account.slice(0, 64)],
-    trx,
-  );
+/** Writes one audit row of `r` (schema key `audit`) to the usual log, in the write's transaction (audit.ts). */
+async function auditWrite(r: Resource, user: AuthUser, action: 'add' | 'edit' | 'remove', ids: string[], changes: Row, trx: Db): Promise<void> {
+  await writeAudit(trx, user, {
+    resource: r.schema.name, title: r.schema.title, titleEn: r.schema.titleEn, action, ids, changes,
+    requestUri: `${r.schema.api}/${action === 'remove' ? 'remove' : 'submit'}`,
+  });
 }

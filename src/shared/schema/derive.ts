@@ -196,7 +196,9 @@ export function valueJsonSchema(node: FormNode): Record<string, unknown> {
     if (r.pattern && type === 'string') s.pattern = r.pattern;
   }
   const ev = enumValues(node);
-  if (ev) s.enum = [...ev, null];
+  // on an array (Checkbox.Group, a multiple Select) the options are what each item may be
+  if (ev && type === 'array') s.items = { ...((s.items as object) ?? {}), enum: ev };
+  else if (ev) s.enum = [...ev, null];
   return s;
 }
 

@@ -3,7 +3,7 @@
  *
  * - `POST /api/blade-resource/oss/endpoint/put-file` (and BladeX's `put-file-attach`, the same): multipart,
  *   one file in the field `file`. Stores it under `<DATA_DIR>/files/upload/{yyyyMMdd}/{uuid}.{ext}`, records it
- *   in `blade_attach` for the caller's tenant and answers
+ *   in `blade_attach` for the caller's tenant (the attachment administration lists these rows, attach.ts) and answers
  *   `{link, domain, name, originalName, attachId}` — `name` the stored relative path, `domain` the download
  *   base (same origin), `link` = `domain/name`, the URL the browser GETs (with its Blade-Auth header, like
  *   every other call).
@@ -26,6 +26,8 @@ import { ApiError, ok } from '../../core/envelope.js';
 import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
 import { LocalFileStore } from './storage.js';
+import { registerAttachHooks } from './attach.js';
+import type { ResourceEngine } from '../../resources/engine.js';
 
 export const FILE_BASE = '/api/blade-resource/oss/endpoint';
 /** Where stored files are served: `link` = `FILE_DOMAIN/name`. */
@@ -38,6 +40,8 @@ export interface FileRoutesOptions {
   timeZone: string;
   /** Largest file in bytes (default `UPLOAD_MAX_MB` MiB, else 50 MiB). */
   maxBytes?: number;
+  /** The resource engine: the attachment administration's hooks, and its cached counts dropped on upload. */
+  engine?: ResourceEngine;
 }
 
 /** The upload limit from `UPLOAD_MAX_MB` (whole MiB, ≥ 1), else 50 MiB. */
@@ -68,6 +72,7 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
   const maxMb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
   const store = new LocalFileStore(path.join(opts.dataDir, 'files'));
   const db = opts.db;
+  if (opts.engine) registerAttachHooks(opts.engine, store, db, (e) => app.log.error(e));
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -125,6 +130,7 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
         await store.discard(abs);
         throw e;
       }
+      opts.engine?.changed('blade_attach');
       return ok({ link, domain: FILE_DOMAIN, name, originalName, attachId: id }, undefined, req.lang);
     };
 

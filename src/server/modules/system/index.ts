@@ -1,7 +1,9 @@
 /**
  * The system area (spec 000 §7, spec 002 §3–§7): menus, departments and dictionary reads (routes.ts), the
  * dictionaries' rules and extra endpoints (dict.ts), regions' derived columns (region.ts), and the schema
- * store's endpoints for the designer (schema-routes.ts), the user administration (users.ts). Seeds live in seed/ and run from the kernel at start.
+ * store's endpoints for the designer (schema-routes.ts), the user administration (users.ts), the ban-IP list
+ * (banip.ts), version history (versions.ts), message settings (msgsetting.ts), banners (banners.ts). Seeds live
+ * in seed/ and run from the kernel at start (seed/menu-sync.ts adds new menus to existing databases).
  */
 import type { Module } from '../../core/module.js';
 import { registerSystemRoutes } from './routes.js';
@@ -10,6 +12,11 @@ import { registerDictModule } from './dict.js';
 import { registerSchemaRoutes } from './schema-routes.js';
 import { registerRoleModule } from './roles.js';
 import { registerMenuModule } from './menus.js';
+import { registerBanIpModule } from './banip.js';
+import { registerVersionModule } from './versions.js';
+import { registerMsgSettingModule } from './msgsetting.js';
+import { registerBannerHooks } from './banners.js';
+import { migrations } from './migrations.js';
 import { registerScopeHooks } from './scopes.js';
 import { registerUserModule } from './users.js';
 import { registerOrgModule } from './org.js';
@@ -20,6 +27,7 @@ import { registerAccountSmsModule } from './account-sms.js';
 
 export const module: Module = {
   name: 'system',
+  migrations, // kc_seeded_menu (menu sync), kc_login_failure (automatic IP bans): migrations.ts
   routes(app, k) {
     registerSystemRoutes(app, k.database.db);
     registerRegionHooks(k.engine);
@@ -27,6 +35,10 @@ export const module: Module = {
     registerSchemaRoutes(app, k.schemas);
     registerRoleModule(app, k.engine, k.grants); // roles, role grants and the grant trees (roles.ts)
     registerMenuModule(app, k.engine, k.grants); // menus and top menus (menus.ts)
+    registerBanIpModule(app, k.engine, k.grants); // ban-IP list, unseal, banned logins, automatic bans (banip.ts)
+    registerVersionModule(app, k.engine); // version history, startVersion, selectVersion (versions.ts)
+    registerMsgSettingModule(app, k.engine); // getMySetting, saveMySetting (msgsetting.ts)
+    registerBannerHooks(k.engine); // banners (banners.ts)
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
     registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)

@@ -118,6 +118,21 @@ const ORG_MENUS: MenuSeed[] = [
 ];
 
 /**
+ * Attachments, banners, version history and the ban-IP list (issue 9; schemas resource/attach, system/banner,
+ * basic/version, project/systembanip): administrators only, each with view/add/edit/delete buttons (the
+ * ban-IP list adds unseal; attachments are added by uploading, so their schema's toolbar has no add).
+ */
+const TOOL_MENUS: MenuSeed[] = [
+  { code: 'attach', name: '附件管理', nameEn: 'Attachments', path: '/resource/attach', resource: 'resource/attach', source: 'PaperClipOutlined', grant: [ROLE.admin], children: buttons('attach', '附件', 'attachment', ADMINS) },
+  { code: 'banner', name: '轮播图管理', nameEn: 'Banners', path: '/system/banner', resource: 'system/banner', source: 'PictureOutlined', grant: [ROLE.admin], children: buttons('banner', '轮播图', 'banner', ADMINS) },
+  { code: 'version', name: '版本历史', nameEn: 'Version history', path: '/basic/version', resource: 'basic/version', source: 'HistoryOutlined', grant: [ROLE.admin], children: buttons('version', '版本', 'version', ADMINS) },
+  {
+    code: 'systembanip', name: 'IP封禁', nameEn: 'Banned IPs', path: '/project/systembanip', resource: 'project/systembanip', source: 'StopOutlined', grant: [ROLE.admin],
+    children: [...buttons('systembanip', 'IP封禁', 'banned IP', ADMINS), { code: 'systembanip_unseal', name: '解封', nameEn: 'Unseal', category: 2, grant: [ROLE.admin] }],
+  },
+];
+
+/**
  * The achievement types (spec 001 §3): one menu each under 科技成果, path `/basic/<code>`, resource
  * `basic/<code>`, with view/add/edit/delete buttons. Everyone who registers achievements may view, add and
  * edit them; deleting is for research management, researchers and project managers (not declaring units).
@@ -204,6 +219,8 @@ export const MENUS: MenuSeed[] = [
       },
       // departments, posts, tenants, clients, parameters, logs (issue 9: modules/system/org.ts, tenants.ts, logs.ts)
       ...ORG_MENUS,
+      // attachments, banners, version history, ban-IP list (files/attach.ts, banners.ts, versions.ts, banip.ts)
+      ...TOOL_MENUS,
       // roles, menus, top menus, data and API scopes (modules/system/roles.ts, menus.ts, scopes.ts): the generic
       // buttons, plus the grant dialogs (granting itself is for administrators only, whatever the buttons say)
       {
