@@ -217,7 +217,7 @@ describe('tenants', () => {
     const set = await call(s, admin, 'POST', `${TENANT}/setting`, { ids: tenant.id, accountNumber: 20, expireTime: '2020-01-01 00:00:00' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.data[0].accountNumber).toBe(20);
-    await expect(login(s, 'admin', { tenantId: tenant.tenantId, password: tenant.adminPassword })).rejects.toThrow('租户不存在或已过期');
+    await expect(login(s, 'admin', { tenantId: tenant.tenantId, password: tenant.adminPassword })).rejects.toThrow('租户已过期，请联系管理员');
     await call(s, admin, 'POST', `${TENANT}/setting`, { ids: tenant.id, expireTime: '2099-01-01 00:00:00' });
     await expect(login(s, 'admin', { tenantId: tenant.tenantId, password: tenant.adminPassword })).resolves.toBeTruthy();
   });

@@ -22,6 +22,7 @@ export const messages = {
   unknownClient: { zh: '客户端认证失败', en: 'Client authentication failed' },
   unsupportedGrant: { zh: '不支持的授权类型: {grant}', en: 'Unsupported grant type: {grant}' },
   tenantMissing: { zh: '租户不存在或已过期', en: 'The tenant does not exist or has expired' },
+  tenantExpired: { zh: '租户已过期，请联系管理员', en: 'The tenant has expired: please contact the administrator' },
   refreshInvalid: { zh: '刷新令牌无效或已使用', en: 'The refresh token is invalid or was already used' },
   unauthorized: { zh: '请求未授权，请重新登录', en: 'Not signed in or the session expired: please log in again' },
   forbidden: { zh: '没有权限执行此操作', en: 'You do not have permission for this operation' },

@@ -9,7 +9,9 @@
  *   token_type, expires_in, tenant_id, user_id, dept_id, role_id, role_name, account, user_name, nick_name,
  *   real_name, avatar`. Failures answer the envelope plus `error_description` (what the original clients read).
  *   Wrong password → 400 用户名或密码错误; wrong/reused captcha → 400 验证码不正确; the 5th failure in a row
- *   locks the account for 30 minutes (the message says so); unknown client → 401.
+ *   locks the account for 30 minutes (the message says so); unknown client → 401; an unknown or disabled
+ *   tenant → 400 租户不存在或已过期, an expired one (tenant/setting) → 400 租户已过期，请联系管理员, also on
+ *   refresh; a banned address → 403 (modules/system/banip.ts).
  *   Every answer of this endpoint, success or failure, carries `Cache-Control: no-store` and
  *   `Pragma: no-cache` (RFC 6749 §5.1; DESIGN §11).
  *   Equal work (DESIGN §11): an unknown account is checked against a dummy argon2id hash (password.ts), so it
@@ -60,6 +62,8 @@ interface UserRow {
   status: number;
   fail_count: number;
   lock_minutes_left: number | null;
+  /** The user's tenant is live and not expired (blade_tenant: status 1, expire_time empty or ahead). */
+  tenant_live: boolean | null;
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
@@ -123,7 +127,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
   async function loadUser(where: { tenantId: string; account?: string; id?: string }): Promise<UserRow | null> {
     const r = await sql<UserRow>`
       SELECT id, tenant_id, account, password, name, real_name, avatar, dept_id, status, fail_count,
-             CASE WHEN lock_until > now() THEN ceil(extract(epoch FROM lock_until - now()) / 60)::int END AS lock_minutes_left
+             CASE WHEN lock_until > now() THEN ceil(extract(epoch FROM lock_until - now()) / 60)::int END AS lock_minutes_left,
+             (SELECT t.status = 1 AND (t.expire_time IS NULL OR t.expire_time > now()) FROM blade_tenant t
+               WHERE t.tenant_id = blade_user.tenant_id AND t.is_deleted = 0) AS tenant_live
         FROM blade_user
        WHERE tenant_id = ${where.tenantId} AND is_deleted = 0
          AND ${where.id ? sql`id = ${where.id}::bigint` : sql`account = ${where.account ?? ''}`}`.execute(db);
@@ -180,8 +186,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     return r.rows[0]?.locked === true;
   }
 
-  /** Refuses a locked or disabled account (DESIGN §11: they cannot log in, nor refresh). */
+  /** Refuses a locked or disabled account, or one of an expired tenant (DESIGN §11: they cannot log in, nor refresh). */
   function admit(user: UserRow): void {
+    if (user.tenant_live !== true) throw new ApiError(400, 'tenantExpired');
     if (user.status !== 1) throw new ApiError(400, 'accountDisabled');
     if (user.lock_minutes_left) throw new ApiError(400, 'accountLocked', { minutes: user.lock_minutes_left });
   }
@@ -228,7 +235,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     }
     const tenant = await sql<{ ok: boolean }>`SELECT (expire_time IS NULL OR expire_time > now()) AS ok FROM blade_tenant
                                                 WHERE tenant_id = ${tenantId} AND is_deleted = 0 AND status = 1`.execute(db);
-    if (!tenant.rows[0]?.ok) throw new ApiError(400, 'tenantMissing');
+    if (!tenant.rows[0]) throw new ApiError(400, 'tenantMissing');
+    if (!tenant.rows[0].ok) throw new ApiError(400, 'tenantExpired'); // tenant/setting's expiry (modules/system/tenants.ts)
     const username = str('username') ?? '';
     const password = str('password') ?? '';
     const user = username && password ? await loadUser({ tenantId, account: username }) : null;

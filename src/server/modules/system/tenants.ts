@@ -11,8 +11,10 @@
  *   with a generated password (argon2id), answered once in the submit's answer as `adminAccount` and
  *   `adminPassword` and stored nowhere in clear;
  * - the platform tenant 000000 cannot be removed (400 平台租户不能删除).
- * An expired tenant (expire_time in the past) cannot log in: the token endpoint answers 400 租户不存在或已过期
- * (src/server/core/auth/routes.ts).
+ * An expired tenant (expire_time in the past) cannot log in nor refresh: the token endpoint answers 400
+ * 租户已过期，请联系管理员 (src/server/core/auth/routes.ts; an unknown or disabled tenant 租户不存在或已过期). The
+ * account quota (`accountNumber`, -1 = unlimited) bounds the tenant's live users: a new user beyond it is
+ * refused with 400 账号额度已满，最多 {n} 个账号 (user-state.ts).
  *
  * Endpoints (envelope answers, platform administrators only unless said):
  * - `POST /api/blade-system/tenant/setting` body or query `{ids, accountNumber, expireTime}`: sets the

@@ -40,6 +40,10 @@
  * of the tenant (账号已存在, field `account`; one writer per tenant at a time, so two submits cannot race);
  * a valid ID number sets sex and birthday (spec 000 §5 'derived from it') and is stored with an upper-case X.
  *
+ * Sessions (DESIGN §11, sessions.ts): a reset password, a disabled account (`status` 0 in submit / update,
+ * user-state.ts) and a removed user end every session of the user at once (refresh families and their access
+ * tokens revoked). A new user beyond the tenant's account quota is refused (user-state.ts).
+ *
  * Passwords: an administrator never chooses or sees a stored password. A new account and a reset get a random
  * password (16 characters of four classes, core/auth/password.ts `generatePassword`), stored as its argon2id
  * hash, answered once in the envelope's data, and `must_change_password` is set (migration 0007) so the
@@ -64,6 +68,9 @@ import { PLATFORM_TENANT } from '../../../shared/contract/tenancy.js';
 import { buttonCode } from '../../../shared/contract/grants.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { idCardInfo, normaliseIdCard, phoneFault } from '../../../shared/validators/index.js';
+import type { TokenService } from '../../core/auth/tokens.js';
+import { revokeUserSessions } from './sessions.js';
+import { applyStatus, checkQuota, statusOf, userSubmitState, type UserSubmitState } from './user-state.js';
 
 export const USER_RESOURCE = 'system/user';
 
@@ -136,11 +143,13 @@ export interface UserModuleDeps {
   engine: ResourceEngine;
   grants: GrantCache;
   org: OrgCache;
+  /** Ends users' sessions (reset password, disable, remove: sessions.ts). */
+  tokens: TokenService;
 }
 
 /** Registers the hooks and the calls of the user administration (see the module comment). */
 export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): void {
-  const { engine, grants, org } = deps;
+  const { engine, grants, org, tokens } = deps;
   const db = engine.db;
   const resource = (): Resource => engine.registry.get(USER_RESOURCE);
 
@@ -167,7 +176,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
     return rows.rows;
   };
 
-  registerHooks(engine);
+  registerHooks(engine, tokens);
 
   /** Adds roles, department, lock state and the must-change flag to user records. */
   const decorate = async (records: Row[], lang: Lang): Promise<Row[]> => {
@@ -261,7 +270,10 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
       input = { ...(body as Row) };
       for (const k of READ_ONLY) delete (input as Row)[k];
     }
-    const saved = await engine.submit(resource(), req.user, input, req.lang);
+    // the account state (status) is set in the same transaction (user-state.ts); a disabled user's sessions end after it
+    const state: UserSubmitState = { status: input && typeof input === 'object' && !Array.isArray(input) ? statusOf(input as Row) : undefined, revoke: [] };
+    const saved = await userSubmitState.run(state, () => engine.submit(resource(), req.user!, input, req.lang));
+    if (state.revoke.length) await revokeUserSessions(tokens, db, state.revoke);
     const [rec] = await decorate([saved], req.lang);
     const initial = initialPasswords.get(saved);
     if (initial !== undefined) {
@@ -336,6 +348,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
       return rows.map((u) => ({ id: u.id, account: u.account, realName: u.real_name, password: plain.get(u.id)! }));
     });
     engine.changed('blade_user');
+    await revokeUserSessions(tokens, db, userIds); // the old password's sessions end (DESIGN §11)
     return ok(out, undefined, req.lang);
   });
 
@@ -489,7 +502,7 @@ async function expertRole(trx: Db, tenantId: string): Promise<string | null> {
 }
 
 /** The rules of the user record the form cannot state (see the module comment), as engine hooks. */
-function registerHooks(engine: ResourceEngine): void {
+function registerHooks(engine: ResourceEngine, tokens: TokenService): void {
   engine.hooks(USER_RESOURCE, {
     async beforeSubmit({ user, trx, record, existing, isNew }) {
       // one user writer per tenant at a time: the uniqueness check below cannot race
@@ -497,6 +510,7 @@ function registerHooks(engine: ResourceEngine): void {
       const self = isNew ? sql`` : sql`AND id <> ${String(existing!.id)}::bigint`;
       const dup = await sql`SELECT 1 FROM blade_user WHERE tenant_id = ${user.tenantId} AND account = ${record.account} AND is_deleted = 0 ${self} LIMIT 1`.execute(trx);
       if (dup.rows.length) throw new ValidationError([{ field: 'account', message: M.accountExists.zh, messageEn: M.accountExists.en }]);
+      if (isNew) await checkQuota(trx, user.tenantId); // the tenant's account quota (user-state.ts)
       if (typeof record.idcard === 'string' && record.idcard !== '') {
         const idcard = normaliseIdCard(record.idcard);
         record.idcard = idcard;
@@ -507,7 +521,8 @@ function registerHooks(engine: ResourceEngine): void {
         }
       }
     },
-    async afterSubmit({ trx, saved, isNew }) {
+    async afterSubmit({ trx, saved, isNew, user, existing }) {
+      await applyStatus(trx, user, saved, existing);
       if (!isNew) return;
       const plain = generatePassword();
       await sql`UPDATE blade_user SET password = ${await hashPassword(plain)}, must_change_password = true, password_time = now()
@@ -516,6 +531,9 @@ function registerHooks(engine: ResourceEngine): void {
     },
     beforeRemove({ user, ids }) {
       if (ids.includes(user.userId)) throw new ApiError(400, M.removeSelf);
+    },
+    async afterCommit({ action, ids }) {
+      if (action === 'remove') await revokeUserSessions(tokens, engine.db, ids); // a removed user's sessions end
     },
   });
 }
