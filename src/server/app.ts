@@ -39,9 +39,10 @@ import type { Module } from './core/module.js';
 import { module as system } from './modules/system/index.js';
 import { module as basic } from './modules/basic/index.js';
 import { module as files } from './modules/files/index.js';
+import { module as excel } from './modules/excel/index.js';
 
 /** The server modules (DESIGN §3), listed once: each mounts its routes and registers its hooks and flows. */
-export const MODULES: readonly Module[] = [system, basic, files];
+export const MODULES: readonly Module[] = [system, basic, files, excel];
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 
 export interface Kernel {

@@ -202,10 +202,7 @@ export class Jobs {
    * runs before the job is sent (the enqueuer saves the job's input there).
    */
   async enqueue<P extends object>(kind: string, owner: JobOwner, params: P, opts: { title?: string; prepare?: (folder: string) => Promise<void> } = {}): Promise<string> {
-    const id = nextId();
-    await sql`INSERT INTO kc_job (id, tenant_id, create_user, create_dept, kind, title, params)
-              VALUES (${id}::bigint, ${owner.tenantId}, ${owner.userId}::bigint, ${owner.deptId || null}::bigint, ${kind}, ${opts.title?.slice(0, 200) ?? null},
-                      ${JSON.stringify({ params, owner })}::jsonb)`.execute(this.db);
+    const id = await this.insert(kind, owner, params, opts.title);
     try {
       if (opts.prepare) await opts.prepare(await this.folder(id));
       await this.queue(kind);
@@ -216,6 +213,26 @@ export class Jobs {
       throw e;
     }
     return id;
+  }
+
+  private async insert(kind: string, owner: JobOwner, params: object, title: string | undefined): Promise<string> {
+    const id = nextId();
+    await sql`INSERT INTO kc_job (id, tenant_id, create_user, create_dept, kind, title, params)
+              VALUES (${id}::bigint, ${owner.tenantId}, ${owner.userId}::bigint, ${owner.deptId || null}::bigint, ${kind}, ${title?.slice(0, 200) ?? null},
+                      ${JSON.stringify({ params, owner })}::jsonb)`.execute(this.db);
+    return id;
+  }
+
+  /**
+   * Runs a `kind` job for `owner` in this request instead of the queue (small work the user waits for), with
+   * the same status row, folder and outcome as a queued one, so its result file is downloadable alike;
+   * answers the finished job. The kind must be defined on this node.
+   */
+  async runNow<P extends object>(kind: string, owner: JobOwner, params: P, opts: { title?: string; prepare?: (folder: string) => Promise<void> } = {}): Promise<JobView> {
+    const id = await this.insert(kind, owner, params, opts.title);
+    if (opts.prepare) await opts.prepare(await this.folder(id));
+    await this.run(kind, id);
+    return (await this.get(id, owner))!;
   }
 
   /** Runs job `id` now (its worker does this; see the module comment for failures). */

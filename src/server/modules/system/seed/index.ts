@@ -152,7 +152,12 @@ const ACHIEVEMENT_DELETERS = [ROLE.researchManagement, ROLE.researcher, ROLE.pro
 function achievementMenu(t: (typeof ACHIEVEMENT_TYPES)[number]): MenuSeed {
   return {
     code: t.code, name: t.name, nameEn: t.nameEn, path: `/basic/${t.code}`, resource: `basic/${t.code}`, grant: ACHIEVERS,
-    children: buttons(t.code, t.item, t.itemEn, { view: ACHIEVERS, add: ACHIEVERS, edit: ACHIEVERS, delete: ACHIEVEMENT_DELETERS }),
+    children: [
+      ...buttons(t.code, t.item, t.itemEn, { view: ACHIEVERS, add: ACHIEVERS, edit: ACHIEVERS, delete: ACHIEVEMENT_DELETERS }),
+      // Excel import / export (modules/excel, spec 002 §2): the button's path names the template (seeded with the menu's code)
+      { code: buttonCode(t.code, 'export'), name: `导出${t.item}`, nameEn: `Export ${t.itemEn}s`, path: t.code, category: 2, grant: ACHIEVERS },
+      { code: buttonCode(t.code, 'import'), name: `导入${t.item}`, nameEn: `Import ${t.itemEn}s`, path: t.code, category: 2, grant: ACHIEVERS },
+    ],
   };
 }
 
@@ -249,6 +254,13 @@ export const MENUS: MenuSeed[] = [
         code: 'apiscope', name: '接口权限', nameEn: 'API scopes', path: '/system/apiscope', resource: 'system/apiscope', source: 'ApiOutlined', grant: [ROLE.admin],
         children: buttons('apiscope', '接口权限', 'API scope', { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] }),
       },
+      // Excel templates and their columns, and the generated files (modules/excel, issue 13)
+      {
+        code: 'exceltemplate', name: 'Excel模板', nameEn: 'Excel templates', path: '/system/exceltemplate', resource: 'system/exceltemplate', source: 'FileExcelOutlined', grant: [ROLE.admin],
+        children: buttons('exceltemplate', 'Excel模板', 'Excel template', ADMINS),
+      },
+      { code: 'exceltemplatedetail', name: 'Excel模板明细', nameEn: 'Excel template columns', path: '/system/exceltemplatedetail', resource: 'system/exceltemplatedetail', source: 'OrderedListOutlined', grant: [ROLE.admin] },
+      { code: 'report', name: '报表文件', nameEn: 'Report files', path: '/system/report', resource: 'system/report', source: 'FileTextOutlined', grant: [ROLE.admin] },
       // the embedded form designer (designer/, a client route of its own): administrators only
       { code: 'designer', name: '表单设计', nameEn: 'Form designer', path: '/designer', source: 'FormOutlined', roles: [ROLE.admin], grant: [ROLE.admin] },
     ],

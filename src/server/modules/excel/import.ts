@@ -1,0 +1,382 @@
+/**
+ * Excel import (spec 002 §4, §5, §8; DESIGN §8 "Excel"; issue 13): reads the first worksheet of an .xlsx with
+ * exceljs's streaming `WorkbookReader` (rows are handled as they are read, 500 at a time, so memory does not
+ * grow with the file) and writes the rows into the template's resource, in the caller's tenant only.
+ *
+ * 1. Header: the first non-empty row; each cell names a template column by its zh or en header (or field
+ *    name). No column recognised → 400 文件的表头与模板不符. Empty rows are skipped; none left → 文件中没有数据.
+ * 2. Each row: cells → values (translate.ts: dictionaries, options, departments, yes/no, dates, numbers,
+ *    JSON); then, as the generic submit does (resources/write.ts), an existing record's values under the
+ *    imported ones (overwrite) or the fields' defaults (new), the schema's `clear` rules, the resource's own
+ *    validator and messages (`engine.validate`), its `before` rules (`orderFaults`), its `x-ref` fields (the
+ *    referenced rows exist, live, in the caller's tenant), a locked status (`actions.locked`) refusing an
+ *    update, and the module hooks (before / after submit) inside the transaction.
+ * 3. Overwrite (`isCovered` 1) by the template's key fields (`keyColumns`): a row whose key values all match a
+ *    record the caller can see (tenant and data scope, as the list) updates it; otherwise it is added. With
+ *    `isCovered` 0 a matching record is a fault (数据已存在，如需更新请选择覆盖). The same key twice in one file
+ *    is a fault on the later row (与第 N 行重复). Without key fields every row is added.
+ * 4. All or nothing (the default): the whole file is one transaction; one faulty row and it is rolled back —
+ *    nothing is written. With the template's `partialImport` the valid rows are committed. Either way every
+ *    fault is listed (row, column, message) in an error workbook (`errors.xlsx` in the job's folder) and the
+ *    first 20 in the answer's message, separated by '、' (spec 002 §8: the client shows them one a line).
+ *
+ * Rows are inserted 500 per statement (one multi-row INSERT); updates are one statement per row.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { ApiError, ValidationError } from '../../core/envelope.js';
+import { nextId } from '../../core/ids.js';
+import type { AuthUser } from '../../core/context.js';
+import type { Db } from '../../core/db/index.js';
+import type { ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
+import type { Resource } from '../../resources/registry.js';
+import { Conditions, quote } from '../../resources/query.js';
+import { orderFaults } from '../../resources/write.js';
+import { statusOf } from '../../resources/status.js';
+import { resolveTemplate } from '../../../shared/schema/expression.js';
+import { labelOf, type ColumnDef } from '../../../shared/schema/derive.js';
+import { isId } from '../../../shared/contract/ids.js';
+import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
+import type { LoadedTemplate } from './templates.js';
+import { plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
+import { M } from './messages.js';
+
+type Row = Record<string, unknown>;
+const BATCH = 500;
+
+/** One fault: the sheet's row number (header = 1), the column's header and the message in both languages. */
+export interface RowFault {
+  row: number;
+  column: string;
+  columnEn: string;
+  message: string;
+  messageEn: string;
+}
+
+export interface ImportResult {
+  read: number;
+  inserted: number;
+  updated: number;
+  failed: number;
+  /** True when the valid rows were committed (no fault, or `partialImport`). */
+  committed: boolean;
+  faults: RowFault[];
+}
+
+interface Parsed {
+  row: number;
+  values: Row;
+  faults: RowFault[];
+}
+
+class Rollback extends Error {}
+
+/** A fault of `c` (or the field `field`) in row `row`. */
+function fault(row: number, t: LoadedTemplate, field: string, m: Text): RowFault {
+  const c = t.columns.find((x) => x.field === field);
+  const node = t.resource.fields.find((f) => f.name === field)?.node;
+  return {
+    row,
+    column: c?.title ?? (node ? labelOf(node, field, 'zh') : field),
+    columnEn: c?.titleEn ?? (node ? labelOf(node, field, 'en') : field),
+    message: m.zh,
+    messageEn: m.en,
+  };
+}
+
+/** The cast of a bind parameter into column `c` of a multi-row VALUES list. */
+const cast = (c: ColumnDef) => (c.kind === 'json' ? 'jsonb' : c.idText ? 'bigint' : c.sqlType);
+const bind = (c: ColumnDef, v: unknown) => (v === undefined || v === null ? null : c.kind === 'json' ? JSON.stringify(v) : c.idText ? String(v) : v);
+
+export interface ImportOptions {
+  isCovered: boolean;
+  lang: Lang;
+  /** Where the error workbook goes (`errors.xlsx`). */
+  folder: string;
+  /** Progress in percent of the file read, rows read / written / failed so far. */
+  report(p: { progress: number; read: number; written: number; failed: number }): Promise<void>;
+}
+
+/** Imports `file` (an .xlsx) with template `t` as `user` (see the module comment). */
+export async function runImport(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, file: string, o: ImportOptions): Promise<ImportResult> {
+  const r = t.resource;
+  const tr = new Translator(engine.db, user.tenantId);
+  await tr.prepare(t.columns);
+  const partial = t.template.partialImport === true;
+  const size = fs.statSync(file).size || 1;
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      bytes += chunk.length;
+      done(null, chunk);
+    },
+  });
+  const input = fs.createReadStream(file).pipe(counter);
+  const res: ImportResult = { read: 0, inserted: 0, updated: 0, failed: 0, committed: false, faults: [] };
+  const seenKeys = new Map<string, number>();
+  const writing = () => partial || res.faults.length === 0;
+
+  const work = async (trx: Db) => {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'emit' });
+    let map: Array<TemplateColumn | undefined> | null = null;
+    let batch: Parsed[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      await processBatch(engine, user, t, batch, trx, o.isCovered, seenKeys, res, writing());
+      batch = [];
+      await o.report({ progress: Math.min(99, (bytes / size) * 100), read: res.read, written: res.inserted + res.updated, failed: res.failed });
+    };
+    for await (const ws of reader) {
+      for await (const row of ws as AsyncIterable<ExcelJS.Row>) {
+        const cells = (row.values as unknown[]).map(plainCell);
+        if (!cells.some((v) => v !== null && String(v).trim() !== '')) continue;
+        if (!map) {
+          map = cells.map((v) => (v === null ? undefined : matchColumn(t.columns, String(v).trim())));
+          if (!map.some(Boolean)) throw new ApiError(400, M.headerMismatch);
+          continue;
+        }
+        res.read++;
+        const p: Parsed = { row: row.number, values: {}, faults: [] };
+        map.forEach((c, i) => {
+          if (!c) return;
+          const v = tr.fromCell(c, cells[i] ?? null);
+          if ('fault' in v) p.faults.push(fault(row.number, t, c.field, v.fault));
+          else if (v.value !== undefined) p.values[c.field] = v.value;
+        });
+        batch.push(p);
+        if (batch.length >= BATCH) await flush();
+      }
+      break; // the first worksheet only
+    }
+    await flush();
+    if (!map) throw new ApiError(400, M.noData);
+    if (res.read === 0) throw new ApiError(400, M.noData);
+    if (res.faults.length && !partial) throw new Rollback();
+  };
+
+  try {
+    await engine.db.transaction().execute(work);
+    res.committed = true;
+  } catch (e) {
+    if (!(e instanceof Rollback)) {
+      if (e instanceof ApiError) throw e;
+      // exceljs could not read the file: not a workbook after all (a renamed file, a damaged zip)
+      if (!(e instanceof Error) || !/database|relation|column|syntax|violates/i.test(e.message)) throw new ApiError(400, M.wrongFormat);
+      throw e;
+    }
+    res.inserted = 0;
+    res.updated = 0;
+  } finally {
+    input.destroy();
+    engine.changed(r.schema.table);
+  }
+  if (res.faults.length) await writeErrors(res.faults, o.lang, path.join(o.folder, 'errors.xlsx'));
+  await o.report({ progress: 100, read: res.read, written: res.inserted + res.updated, failed: res.failed });
+  return res;
+}
+
+/** The template column a header cell names: its zh or en header, or its field name. */
+function matchColumn(columns: TemplateColumn[], text: string): TemplateColumn | undefined {
+  const low = text.toLowerCase();
+  return columns.find((c) => c.title === text || c.titleEn.toLowerCase() === low || c.field.toLowerCase() === low);
+}
+
+/** The JSON key of a row's key values, or null when a key field is empty. */
+function keyOf(keys: string[], values: Row): string | null {
+  const vs = keys.map((k) => values[k]);
+  return vs.some((v) => v === undefined || v === null || v === '') ? null : JSON.stringify(vs.map(String));
+}
+
+/** Validates one batch and writes its valid rows (when `write`); updates `res`. */
+async function processBatch(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, batch: Parsed[], trx: Db, isCovered: boolean, seen: Map<string, number>, res: ImportResult, write: boolean): Promise<void> {
+  const r = t.resource;
+  const existing = t.keys.length ? await findExisting(engine, user, r, t.keys, batch, trx) : new Map<string, Row>();
+  const rules = r.schema.rules ?? [];
+  const locked = r.schema.actions?.locked ?? [];
+  const ready: Array<{ p: Parsed; values: Row; old?: Row }> = [];
+  for (const p of batch) {
+    const key = t.keys.length ? keyOf(t.keys, p.values) : null;
+    if (key && !p.faults.length) {
+      const first = seen.get(key);
+      if (first !== undefined) p.faults.push(fault(p.row, t, t.keys[0], M.duplicateInFile(first)));
+      else seen.set(key, p.row);
+    }
+    const old = key ? existing.get(key) : undefined;
+    if (old && !isCovered && !p.faults.length) p.faults.push(fault(p.row, t, t.keys[0], M.exists));
+    if (old && isCovered && locked.includes(statusOf(r, old)) && !p.faults.length) p.faults.push(fault(p.row, t, t.keys[0], M.locked));
+    const values: Row = {};
+    if (!p.faults.length) {
+      if (old) {
+        for (const f of r.fields) values[f.name] = old[f.name];
+        Object.assign(values, p.values);
+      } else {
+        for (const f of r.fields) if (f.node.default !== undefined) values[f.name] = structuredClone(f.node.default);
+        Object.assign(values, p.values);
+      }
+      for (const rule of rules) {
+        // the schema's `clear` rules, as the generic submit applies them (write.ts)
+        if (!('clear' in rule) || resolveTemplate(rule.unless, { $values: values }) === true) continue;
+        for (const f of rule.clear) if (f in values) values[f] = null;
+      }
+      try {
+        engine.validate(r, values);
+        for (const f of orderFaults(rules, values)) p.faults.push(fault(p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
+      } catch (e) {
+        if (!(e instanceof ValidationError)) throw e;
+        for (const f of e.fields) p.faults.push(fault(p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
+      }
+    }
+    if (p.faults.length) {
+      res.failed++;
+      res.faults.push(...p.faults);
+    } else ready.push({ p, values, old });
+  }
+  await refFaults(engine, user, t, ready, trx, res);
+  if (!write || (res.faults.length && !t.template.partialImport)) return;
+  const ok = ready.filter((x) => !x.p.faults.length);
+  const hooks = engine.hooksOf(r.schema.name);
+  const inserts: Row[] = [];
+  const ctxs: Array<SubmitHookContext & { old?: Row }> = [];
+  for (const x of ok) {
+    const ctx: SubmitHookContext & { old?: Row } = { user, resource: r, trx, lang: 'zh', isNew: !x.old, record: x.values, existing: x.old, old: x.old };
+    try {
+      for (const h of hooks) await h.beforeSubmit?.(ctx);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const fields = e instanceof ValidationError ? e.fields : [{ field: t.columns[0]?.field ?? '', message: e.localized('zh'), messageEn: e.localized('en') }];
+      res.failed++;
+      for (const f of fields) res.faults.push(fault(x.p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
+      continue;
+    }
+    ctxs.push(ctx);
+    if (!x.old) inserts.push(ctx.record);
+  }
+  if (res.faults.length && !t.template.partialImport) return;
+  const saved = await insertRows(engine, user, r, inserts, trx);
+  res.inserted += saved.length;
+  let i = 0;
+  for (const ctx of ctxs) {
+    const row = ctx.old ? await updateRow(engine, user, r, ctx.record, ctx.old, trx) : saved[i++];
+    if (ctx.old) res.updated++;
+    for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved: engine.toRecord(r, row) });
+  }
+}
+
+/** The visible records (tenant and data scope, as the list) whose key fields match rows of `batch`, by key. */
+async function findExisting(engine: ResourceEngine, user: AuthUser, r: Resource, keys: string[], batch: Parsed[], trx: Db): Promise<Map<string, Row>> {
+  const wanted = batch.map((p) => keyOf(keys, p.values)).filter((k): k is string => k !== null);
+  const out = new Map<string, Row>();
+  if (!wanted.length) return out;
+  const cond = new Conditions();
+  await engine.scope(r, user, cond);
+  const lists = keys.map((_, i) => wanted.map((w) => (JSON.parse(w) as string[])[i]));
+  const cols = keys.map((k) => `${quote(r.byField.get(k)!.column)}::text`).join(', ');
+  const arrays = lists.map((l) => `${cond.param(l)}::text[]`).join(', ');
+  cond.add(`(${cols}) IN (SELECT * FROM unnest(${arrays}))`);
+  const rows = await engine.query(`SELECT ${engine.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()}`, cond.params, trx);
+  for (const row of rows) {
+    const rec = engine.toRecord(r, row);
+    const k = keyOf(keys, rec);
+    if (k) out.set(k, rec);
+  }
+  return out;
+}
+
+/** Marks rows whose top-level `x-ref` values do not exist, live, in the caller's tenant (one query per field). */
+async function refFaults(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, ready: Array<{ p: Parsed; values: Row }>, trx: Db, res: ImportResult): Promise<void> {
+  for (const f of t.resource.fields) {
+    const ref = f.node['x-ref'];
+    if (typeof ref !== 'string') continue;
+    const target = ref === 'dept' || ref === 'user' ? null : engine.registry.resources.get(ref);
+    const table = ref === 'dept' ? 'blade_dept' : ref === 'user' ? 'blade_user' : target?.schema.table;
+    const keyCol = target ? target.keyColumn : 'id';
+    const bigint = target ? target.byField.get(target.key)!.sqlType === 'bigint' : true;
+    const tenant = target ? target.tenantScoped : true;
+    const idsOf = (v: unknown) => (v === null || v === undefined || v === '' ? [] : (Array.isArray(v) ? v : String(v).split(',')).map((x) => String(x).trim()).filter(Boolean));
+    const all = [...new Set(ready.flatMap((x) => idsOf(x.values[f.name])))].filter((id) => !bigint || isId(id));
+    const found = new Set<string>();
+    if (table && all.length) {
+      const params: unknown[] = [all];
+      let q = `SELECT ${quote(keyCol)}::text AS k FROM ${quote(table)} WHERE ${quote(keyCol)} = ANY($1::${bigint ? 'bigint' : 'text'}[]) AND is_deleted = 0`;
+      if (tenant) {
+        params.push(user.tenantId);
+        q += ' AND tenant_id = $2';
+      }
+      for (const row of await engine.query<{ k: string }>(q, params, trx)) found.add(row.k);
+    }
+    for (const x of ready) {
+      if (x.p.faults.length || idsOf(x.values[f.name]).every((id) => found.has(id))) continue;
+      const m = { zh: msg('refMissing', 'zh', { label: labelOf(f.node, f.name, 'zh') }), en: msg('refMissing', 'en', { label: labelOf(f.node, f.name, 'en') }) };
+      x.p.faults.push(fault(x.p.row, t, f.name, m));
+      res.failed++;
+      res.faults.push(...x.p.faults);
+    }
+  }
+}
+
+/** One multi-row INSERT of `records` into `r`'s table, in the caller's tenant; answers the rows. */
+async function insertRows(engine: ResourceEngine, user: AuthUser, r: Resource, records: Row[], trx: Db): Promise<Row[]> {
+  if (!records.length) return [];
+  const cols = r.fields.map((f) => r.byField.get(f.name)!).filter((c) => c.column !== r.keyColumn || r.key !== 'id');
+  const params: unknown[] = [];
+  const p = (v: unknown, type: string) => {
+    params.push(v);
+    return `$${params.length}::${type}`;
+  };
+  const names = [...(r.key === 'id' ? ['id'] : []), ...(r.tenantScoped ? ['tenant_id'] : []), ...cols.map((c) => c.column), 'create_user', 'create_dept', 'update_user'];
+  const tuples = records.map((rec) => {
+    const v: string[] = [];
+    if (r.key === 'id') v.push(p(nextId(), 'bigint'));
+    if (r.tenantScoped) v.push(p(user.tenantId, 'varchar'));
+    for (const c of cols) v.push(p(bind(c, rec[c.field]), cast(c)));
+    v.push(p(user.userId, 'bigint'), p(user.deptId || null, 'bigint'), p(user.userId, 'bigint'));
+    return `(${v.join(', ')})`;
+  });
+  return engine.query(`INSERT INTO ${quote(r.schema.table)} (${names.map(quote).join(', ')}) VALUES ${tuples.join(', ')} RETURNING *`, params, trx);
+}
+
+/** Updates the record `old` with `values` (every field), as the caller. */
+async function updateRow(engine: ResourceEngine, user: AuthUser, r: Resource, values: Row, old: Row, trx: Db): Promise<Row> {
+  const params: unknown[] = [];
+  const sets = r.fields
+    .filter((f) => f.name !== r.key)
+    .map((f) => {
+      const c = r.byField.get(f.name)!;
+      params.push(bind(c, values[f.name]));
+      return `${quote(c.column)} = $${params.length}::${cast(c)}`;
+    });
+  params.push(user.userId, String(old[r.key]));
+  const keyCast = r.byField.get(r.key)!.sqlType === 'bigint' ? '::bigint' : '';
+  const [row] = await engine.query(
+    `UPDATE ${quote(r.schema.table)} SET ${sets.join(', ')}, update_user = $${params.length - 1}::bigint, update_time = now() WHERE ${quote(r.keyColumn)} = $${params.length}${keyCast} RETURNING *`,
+    params,
+    trx,
+  );
+  return row;
+}
+
+/** Writes the error workbook: row, column, message (in `lang`), one fault a line, streamed. */
+export async function writeErrors(faults: RowFault[], lang: Lang, file: string): Promise<void> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true });
+  const ws = wb.addWorksheet(M.errorSheet[lang]);
+  const [a, b, c] = M.errorHeaders[lang];
+  ws.columns = [
+    { header: a, key: 'row', width: 8 },
+    { header: b, key: 'column', width: 24 },
+    { header: c, key: 'message', width: 60 },
+  ];
+  ws.getRow(1).font = { bold: true };
+  ws.getRow(1).commit();
+  for (const f of faults) ws.addRow({ row: f.row, column: lang === 'en' ? f.columnEn : f.column, message: lang === 'en' ? f.messageEn : f.message }).commit();
+  ws.commit();
+  await wb.commit();
+}
+
+/** The answer's message for faults: the first 20 as 第N行{列}：消息, joined with '、' (spec 002 §8). */
+export function faultText(faults: RowFault[], lang: Lang): string {
+  const shown = faults.slice(0, 20).map((f) => M.rowFault(f.row, lang === 'en' ? f.columnEn : f.column, lang === 'en' ? f.messageEn : f.message)[lang]);
+  if (faults.length > 20) shown.push(M.more(faults.length - 20)[lang]);
+  return shown.join('、');
+}
