@@ -23,8 +23,12 @@
  *   5. the dialog's values pass the dialog's own rules (required, lengths …; the schema's messages, e.g.
  *      请输入审核意见) — 400 with the field errors. Only the dialog's fields are read from the body; strings
  *      are trimmed.
- *   Then the status becomes `to`, and the resource's flow handler (`actions.flow`, e.g. `examine`) records
- *   the step and answers the response data.
+ *   Then the status becomes `to`; when the schema names a BPMN process (`flow`, DESIGN §4, §8) the process
+ *   binding (`registerProcess`, src/server/modules/flow) moves the process on in the same transaction — an
+ *   action of kind submit starts an instance when none runs, any other completes the open task the caller
+ *   may do with the action's `outcome`, so the process's gateways decide what comes next and refuse (403/400,
+ *   nothing changed) a step the process does not allow — and the resource's flow handler (`actions.flow`,
+ *   e.g. `examine`) records the step and answers the response data.
  * - The status field is written by actions only: the engine's write path (write.ts) keeps every
  *   `x-server-only` field, and the status field in any case, as stored, and refuses edit and remove while the
  *   status is one of `locked`.
@@ -70,6 +74,14 @@ export interface ActionStep {
   lang: Lang;
 }
 
+/**
+ * The BPMN process engine as the actions see it (registered by src/server/modules/flow): moves the process of
+ * the record of `step` on (start, or complete a task), inside the step's transaction.
+ */
+export interface ProcessBinding {
+  advance(step: ActionStep): Promise<void>;
+}
+
 /** What a flow (`actions.flow`) adds to the generic step: its history, and the answer. */
 export interface FlowHandler {
   /** Finds the business a body names by other means (e.g. an examine id); null = not addressed that way. */
@@ -107,6 +119,7 @@ const ACTOR_TEXT: Record<'owner' | 'company' | 'companyTree', (l: string, e: str
 export class ActionRunner {
   private readonly flows = new Map<string, FlowHandler>();
   private readonly always = new Set<string>();
+  private process?: ProcessBinding;
 
   constructor(
     readonly engine: ResourceEngine,
@@ -120,6 +133,11 @@ export class ActionRunner {
   registerFlow(name: string, handler: FlowHandler, endpoints: string[] = []): void {
     this.flows.set(name, handler);
     for (const e of endpoints) this.always.add(e);
+  }
+
+  /** Registers the process engine that schemas naming a `flow` run their actions through. */
+  registerProcess(binding: ProcessBinding): void {
+    this.process = binding;
   }
 
   /** The resources (current versions) with an action posting to `endpoint`. */
@@ -233,6 +251,7 @@ export class ActionRunner {
           );
         }
         const step: ActionStep = { user, resource: r, spec, action, record, from, to, values, role, trx, lang };
+        if (r.schema.flow && this.process) await this.process.advance(step);
         const data = flow ? await flow.afterAction(step) : { ...record, ...(spec.statusField ? { [spec.statusField]: to } : {}) };
         return { data, action };
       });

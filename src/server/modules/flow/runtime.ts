@@ -1,0 +1,282 @@
+/**
+ * The process engine (DESIGN §8 Workflow): bpmn-engine executes the BPMN 2.0 definitions; this class keeps
+ * them in PostgreSQL so that no node holds a process in memory between two requests.
+ *
+ * Every step — `start` (a new instance) and `complete` (a user task done with an outcome and a comment) — runs
+ * inside the caller's transaction:
+ *   1. the instance row is locked (FOR UPDATE); bpmn-engine is built from the definition's XML and, for an
+ *      existing instance, `recover(state)` + `resume()` from the state the last step saved — on whichever
+ *      node takes the request, after any restart;
+ *   2. the waiting user task is signalled with `{outcome, comment}`; the instance's variables get `outcome`,
+ *      `comment`, `lastUser`; exclusive gateways decide on them through `${…}` conditions (bpmn.ts `evaluate`,
+ *      no code executed);
+ *   3. when the engine waits again (or ends), its `getState()` is saved with the current nodes; every user
+ *      task it now waits on becomes a `flow_task` row (assignee and candidates from the file, `${…}` resolved
+ *      against the variables) and a `basic/todo` row per user it is for (todo.ts); every finished activity a
+ *      `flow_history` row. An engine error (a gateway with no way out, say) throws 400 with the reason, and the
+ *      transaction leaves everything as it was.
+ *
+ * Variables every instance starts with: `initiator` (user id), `initiatorName`, `initiatorDept`,
+ * `businessType`, `businessId`, `businessName`, `company` (the record's company), `companyChain` (that company
+ * and every company above it, for "research management of this company or a company above it") and `record`
+ * (the record's scalar fields, for gateways on record fields).
+ */
+import { EventEmitter } from 'node:events';
+import { Engine } from 'bpmn-engine';
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError } from '../../core/envelope.js';
+import type { AuthUser, OrgCache } from '../../core/context.js';
+import { nextId } from '../../core/ids.js';
+import { compile, evaluate, lookup, resolveValue, type ProcessInfo } from './bpmn.js';
+import { createTaskTodos, closeTaskTodos } from './todo.js';
+
+type Row = Record<string, unknown>;
+
+export interface DefinitionRow {
+  id: string;
+  tenant_id: string;
+  process_key: string;
+  name: string;
+  version: number;
+  xml: string;
+  config: ProcessInfo;
+  suspension_state: number;
+}
+
+export interface Business {
+  type: string;
+  id: string;
+  name: string | null;
+  record: Row;
+  /** the department the record belongs to (its create_dept), for `company` / `companyChain` */
+  dept: string | null;
+  /** the menu path its to-dos link to */
+  path: string | null;
+}
+
+/** What one step left: the instance's status and current nodes, and the tasks now open. */
+export interface StepResult {
+  instanceId: string;
+  status: 'running' | 'completed';
+  currentNodes: string[];
+  openTasks: Array<{ id: string; taskKey: string; taskName: string | null }>;
+}
+
+const displayName = (u: AuthUser) => u.realName || u.nickName || u.userName || u.account;
+const DEFAULT_EXPRESSION = /^\s*\$\{\s*(environment|content|properties|fields)\./;
+
+interface Collected {
+  waits: Array<{ id: string; executionId: string; type: string }>;
+  ended: Array<{ id: string; type: string; name: string | null }>;
+  error?: Error;
+  done: boolean;
+}
+
+export class FlowRuntime {
+  constructor(
+    private readonly db: Db,
+    private readonly org: OrgCache,
+  ) {}
+
+  /** The company of `dept` and every company above it (ids, nearest first). */
+  async companyChain(tenantId: string, dept: string | null): Promise<{ company: string | null; chain: string[] }> {
+    if (!dept) return { company: null, chain: [] };
+    const company = await this.org.companyOf(tenantId, dept);
+    if (!company) return { company: null, chain: [] };
+    const res = await sql<{ id: string }>`
+      SELECT a.id::text AS id FROM blade_dept d
+        JOIN blade_dept a ON a.tenant_id = d.tenant_id AND a.id::text = ANY(string_to_array(d.ancestors, ',')) AND a.dept_category = 1 AND a.is_deleted = 0
+       WHERE d.id = ${company}::bigint AND d.tenant_id = ${tenantId}
+       ORDER BY length(a.ancestors) DESC`.execute(this.db);
+    return { company, chain: [company, ...res.rows.map((r) => r.id)] };
+  }
+
+  /** Builds an engine whose `${…}` conditions read `vars` (see bpmn.ts `evaluate`). */
+  private engine(def: DefinitionRow, vars: Row): Engine {
+    const expressions = {
+      resolveExpression(expr: string, message?: unknown) {
+        if (typeof expr === 'string' && !DEFAULT_EXPRESSION.test(expr) && /^\s*\$\{[\s\S]*\}\s*$/.test(expr)) {
+          compile(expr); // throws a readable reason for a condition outside the grammar
+          return evaluate(expr, vars);
+        }
+        return defaultResolve(expr, message);
+      },
+      isExpression: (text: string) => typeof text === 'string' && /^\$\{(.+?)\}$/.test(text),
+      hasExpression: (text: string) => typeof text === 'string' && /\$\{(.+?)\}/.test(text),
+    };
+    return new Engine({ name: `${def.process_key}:${def.version}`, source: def.xml, expressions } as ConstructorParameters<typeof Engine>[0]);
+  }
+
+  private listener(c: Collected): EventEmitter {
+    const l = new EventEmitter();
+    l.on('wait', (api: { id: string; type: string; content: { executionId: string } }) => {
+      c.waits.push({ id: api.id, type: api.type, executionId: api.content.executionId });
+    });
+    l.on('activity.end', (api: { id: string; type: string; name?: string; owner?: { name?: string } }) => {
+      c.ended.push({ id: api.id, type: String(api.type).replace(/^bpmn:/, ''), name: api.owner?.name ?? api.name ?? null });
+    });
+    return l;
+  }
+
+  /** Waits until the engine rests (waiting, ended or failed), at most `ms`. */
+  private async settle(engine: Engine, c: Collected, ms = 5000): Promise<void> {
+    const started = Date.now();
+    for (;;) {
+      if (c.error) throw new ApiError(400, { zh: `流程无法继续：${c.error.message}`, en: `The process cannot go on: ${c.error.message}` });
+      const st = engine.state as string;
+      if (c.done || st === 'idle' || st === 'stopped') return;
+      const status = (engine.execution as unknown as { activityStatus?: string } | undefined)?.activityStatus;
+      if (status === 'wait' || status === 'idle' || status === 'timer') return;
+      if (Date.now() - started > ms) throw new ApiError(400, { zh: '流程执行超时', en: 'The process step timed out' });
+      await new Promise((r) => setImmediate(r));
+    }
+  }
+
+  /** Starts an instance of `def` for `business` as `user`; answers the step's result. */
+  async start(trx: Db, def: DefinitionRow, business: Business, user: AuthUser, extra: Row = {}): Promise<StepResult> {
+    if (def.suspension_state !== 1) throw new ApiError(400, { zh: `流程「${def.name}」已挂起，不能发起`, en: `The process "${def.name}" is suspended and cannot be started` });
+    const { company, chain } = await this.companyChain(user.tenantId, business.dept);
+    const record: Row = {};
+    for (const [k, v] of Object.entries(business.record)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) record[k] = v;
+    const vars: Row = {
+      ...extra,
+      initiator: user.userId, initiatorName: displayName(user), initiatorDept: user.deptId || null,
+      businessType: business.type, businessId: business.id, businessName: business.name, company, companyChain: chain, record,
+      todoPath: business.path,
+    };
+    const id = nextId();
+    await sql`INSERT INTO flow_instance (id, tenant_id, definition_id, process_key, business_type, business_id, business_name, start_user, start_user_name, start_dept, variables)
+              VALUES (${id}::bigint, ${user.tenantId}, ${def.id}::bigint, ${def.process_key}, ${business.type}, ${business.id}::bigint, ${business.name},
+                      ${user.userId}::bigint, ${displayName(user)}, ${user.deptId || null}::bigint, ${JSON.stringify(vars)}::jsonb)`.execute(trx);
+    const c: Collected = { waits: [], ended: [], done: false };
+    const engine = this.engine(def, vars);
+    engine.once('end', () => (c.done = true));
+    engine.once('error', (e: Error) => (c.error = e));
+    try {
+      await engine.execute({ listener: this.listener(c), variables: { businessId: business.id } });
+      await this.settle(engine, c);
+      return await this.persist(trx, def, id, engine, vars, c, user, business.path);
+    } finally {
+      await halt(engine);
+    }
+  }
+
+  /**
+   * Completes the open task `task` (a flow_task row, locked by the caller) with `outcome` and `comment` as
+   * `user` acting as `role`; the instance goes on from the state saved by its last step.
+   */
+  async complete(trx: Db, task: Row, outcome: string, comment: string | null, user: AuthUser, role: string): Promise<StepResult> {
+    const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${String(task.instance_id)}::bigint AND tenant_id = ${user.tenantId} FOR UPDATE`.execute(trx)).rows[0];
+    if (!inst || inst.status !== 'running') throw new ApiError(400, { zh: '流程已结束，不能办理', en: 'The process has ended' });
+    const def = await this.definition(trx, String(inst.definition_id));
+    const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId };
+    const c: Collected = { waits: [], ended: [], done: false };
+    const engine = this.engine(def, vars);
+    engine.once('end', () => (c.done = true));
+    engine.once('error', (e: Error) => (c.error = e));
+    try {
+      engine.recover(inst.state as object);
+      const execution = await engine.resume({ listener: this.listener(c) });
+      await this.settle(engine, c);
+      const waiting = execution.getPostponed().find((a) => (a as unknown as { content: { executionId: string } }).content.executionId === task.execution_id);
+      if (!waiting) throw new ApiError(400, { zh: '任务已不在等待办理', en: 'The task is no longer waiting' });
+      c.waits = [];
+      c.ended = [];
+      const who = displayName(user);
+      await sql`UPDATE flow_task SET end_time = now(), outcome = ${outcome}, comment = ${comment}, operator_user = ${user.userId}::bigint, operator_name = ${who},
+                  operator_role = ${role}, assignee = COALESCE(assignee, ${user.userId}::bigint), claim_time = COALESCE(claim_time, now())
+                 WHERE id = ${String(task.id)}::bigint`.execute(trx);
+      await sql`INSERT INTO flow_history (id, tenant_id, instance_id, activity_id, activity_name, activity_type, task_id, assignee, assignee_name, outcome, comment, start_time)
+                VALUES (${nextId()}::bigint, ${user.tenantId}, ${String(inst.id)}::bigint, ${String(task.task_key)}, ${(task.task_name as string | null) ?? null}, 'UserTask',
+                        ${String(task.id)}::bigint, ${user.userId}::bigint, ${who}, ${outcome}, ${comment}, ${String(task.create_time)}::timestamptz)`.execute(trx);
+      await closeTaskTodos(trx, user.tenantId, String(task.id), user.userId);
+      waiting.signal({ outcome, comment });
+      await this.settle(engine, c);
+      return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, String(task.task_key));
+    } finally {
+      await halt(engine);
+    }
+  }
+
+  /** The definition row `id` (config parsed). */
+  async definition(db: Db, id: string): Promise<DefinitionRow> {
+    const row = (await sql<DefinitionRow>`SELECT id::text AS id, tenant_id, process_key, name, version, xml, config, suspension_state FROM flow_definition WHERE id = ${id}::bigint`.execute(db)).rows[0];
+    if (!row) throw new ApiError(404, 'notFound');
+    return row;
+  }
+
+  /** Saves the engine's state after a step: instance, new tasks and their to-dos, finished activities. */
+  private async persist(trx: Db, def: DefinitionRow, instanceId: string, engine: Engine, vars: Row, c: Collected, user: AuthUser, path: string | null, skipEnded?: string): Promise<StepResult> {
+    const ended = c.done || (engine.state as string) === 'idle';
+    const execution = engine.execution;
+    const postponed = ended || !execution ? [] : execution.getPostponed().map((a) => ({ id: a.id, executionId: (a as unknown as { content: { executionId: string } }).content.executionId, type: a.type }));
+    const current = [...new Set(postponed.map((p) => p.id))];
+    const state = ended ? null : await engine.getState();
+    await sql`UPDATE flow_instance SET state = ${state === null ? null : JSON.stringify(state)}::jsonb, variables = ${JSON.stringify(vars)}::jsonb, current_nodes = ${current}::text[],
+                status = ${ended ? 'completed' : 'running'}, end_time = ${ended ? sql`now()` : sql`NULL`}, update_time = now()
+               WHERE id = ${instanceId}::bigint`.execute(trx);
+    for (const e of c.ended) {
+      if (e.type === 'UserTask' || e.id === skipEnded) continue; // a user task's row is written when it is completed
+      const node = def.config.nodes[e.id];
+      await sql`INSERT INTO flow_history (id, tenant_id, instance_id, activity_id, activity_name, activity_type)
+                VALUES (${nextId()}::bigint, ${user.tenantId}, ${instanceId}::bigint, ${e.id}, ${node?.name ?? e.name}, ${node?.type ?? e.type})`.execute(trx);
+    }
+    // tasks the engine no longer waits on (ended another way) are cancelled; new waits become tasks
+    const open = (await sql<{ id: string; execution_id: string }>`SELECT id::text AS id, execution_id FROM flow_task WHERE tenant_id = ${user.tenantId} AND instance_id = ${instanceId}::bigint AND end_time IS NULL`.execute(trx)).rows;
+    const waitingIds = new Set(postponed.map((p) => p.executionId));
+    for (const t of open.filter((t) => !waitingIds.has(t.execution_id))) {
+      await sql`UPDATE flow_task SET end_time = now(), cancelled = true WHERE id = ${t.id}::bigint`.execute(trx);
+      await closeTaskTodos(trx, user.tenantId, t.id, null);
+    }
+    const known = new Set(open.map((t) => t.execution_id));
+    const inst = (await sql<Row>`SELECT business_type, business_id::text AS business_id, business_name, start_user::text AS start_user FROM flow_instance WHERE id = ${instanceId}::bigint`.execute(trx)).rows[0];
+    const created: StepResult['openTasks'] = [];
+    for (const p of postponed) {
+      if (known.has(p.executionId)) {
+        const t = open.find((o) => o.execution_id === p.executionId)!;
+        created.push({ id: t.id, taskKey: p.id, taskName: def.config.tasks[p.id]?.name ?? null });
+        continue;
+      }
+      const cfg = def.config.tasks[p.id];
+      if (!cfg) continue; // a wait that is not a user task (a message or signal catch) has no to-do
+      const assigneeRaw = cfg.assignee ? resolveValue(cfg.assignee, vars) : null;
+      const assignee = assigneeRaw === null || assigneeRaw === undefined || assigneeRaw === '' ? null : String(assigneeRaw);
+      const depts = cfg.candidateDepts.flatMap((d) => {
+        const v = resolveValue(d, vars);
+        return Array.isArray(v) ? v.map(String) : v === null || v === undefined || v === '' ? [] : [String(v)];
+      }).filter((d) => /^\d{1,19}$/.test(d));
+      const id = nextId();
+      await sql`INSERT INTO flow_task (id, tenant_id, instance_id, process_key, business_type, business_id, business_name, task_key, task_name, execution_id, assignee,
+                                       candidate_roles, candidate_depts, start_user)
+                VALUES (${id}::bigint, ${user.tenantId}, ${instanceId}::bigint, ${def.process_key}, ${String(inst.business_type)}, ${String(inst.business_id)}::bigint,
+                        ${(inst.business_name as string | null) ?? null}, ${p.id}, ${cfg.name}, ${p.executionId}, ${assignee}::bigint,
+                        ${cfg.candidateRoles}::text[], ${depts}::bigint[], ${(inst.start_user as string | null) ?? null}::bigint)`.execute(trx);
+      await createTaskTodos(trx, this.org, {
+        tenantId: user.tenantId, taskId: id, taskName: cfg.name, processName: def.name, businessType: String(inst.business_type), businessId: String(inst.business_id),
+        businessName: (inst.business_name as string | null) ?? null, assignee, roles: cfg.candidateRoles, depts, path, from: user,
+      });
+      created.push({ id, taskKey: p.id, taskName: cfg.name });
+    }
+    return { instanceId, status: ended ? 'completed' : 'running', currentNodes: current, openTasks: created };
+  }
+}
+
+/** Stops an engine that still runs (its timers and listeners go); an ended one has nothing to stop. */
+async function halt(engine: Engine): Promise<void> {
+  if ((engine.state as string) !== 'running') return;
+  await engine.stop().catch(() => undefined);
+}
+
+/**
+ * bpmn-elements' own expressions (`${environment.variables.x}`, `${content.id}`): the value at the path in the
+ * engine's message; inside a text, the text with the value put in.
+ */
+function defaultResolve(expr: string, message: unknown): unknown {
+  const ctx = (message ?? {}) as Record<string, unknown>;
+  const whole = /^\$\{\s*([\w.]+)\s*\}$/.exec(expr);
+  if (whole) return lookup(ctx, whole[1]);
+  return expr.replace(/\$\{\s*([\w.]+)\s*\}/g, (_, p: string) => {
+    const v = lookup(ctx, p);
+    return v === undefined || v === null ? '' : String(v);
+  });
+}
