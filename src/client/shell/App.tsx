@@ -30,7 +30,7 @@ const ErrorPage = lazy(() => import('./pages.js').then((m) => ({ default: m.Erro
 const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomePage })));
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
-const UserInfoPage = lazy(() => import('./pages.js').then((m) => ({ default: m.UserInfoPage })));
+const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
 const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
 

@@ -4,7 +4,8 @@
  * 功能开发中; a to-do badge above 0), menu search, language switch, lock button and the user dropdown
  * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
  * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed); the tag
- * bar; the routed page. The home page is full screen, without the sidebar.
+ * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
+ * onboarding dialog and the password reminder (AccountGate, PasswordReminder.tsx).
  */
 import { useMemo } from 'react';
 import { Avatar, Badge, Button, Dropdown, Layout as AntLayout, Menu, Modal, Space, Tag, type MenuProps } from 'antd';
@@ -18,6 +19,7 @@ import { LangSwitch } from './LangSwitch.js';
 import { LockButton } from './LockPage.js';
 import { MenuSearch } from './MenuSearch.js';
 import { TagBar } from './TagBar.js';
+import { AccountGate } from './PasswordReminder.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
@@ -134,6 +136,8 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           <div className="kc-page">
             <Outlet />
           </div>
+          {/* first-login onboarding, then the password reminder (spec 000 §2.9, §2.10) */}
+          <AccountGate />
         </AntLayout.Content>
       </AntLayout>
     </AntLayout>

@@ -1,17 +1,24 @@
 /**
- * /login (spec 000 §2.6, §7, §8): tenant (default 000000), account, password and a captcha image that a click
- * refreshes. Logs in with the captcha grant; the server's message (用户名或密码错误, 验证码不正确 ...) is shown
- * as the server words it, and a failed attempt fetches a new captcha (each is single use). After login the
- * user's roles are loaded: one role is chosen at once, several go to /home (role selection).
+ * /login (spec 000 §2.6, §7, §8): two ways in, as tabs —
+ * - account: tenant (default 000000), account, password and a captcha image that a click refreshes. Logs in
+ *   with the captcha grant; the server's message (用户名或密码错误, 验证码不正确 ...) is shown as the server
+ *   words it, and a failed attempt fetches a new captcha (each is single use);
+ * - phone: phone and SMS code (PhoneLogin.tsx, token-by-phone).
+ * The tenant is given by the domain when one is configured for it (`GET /api/blade-system/tenant/info?domain=`):
+ * its field is then hidden. 注册账号 opens the register dialog (RegisterDialog.tsx). Social sign-in is not
+ * offered: it needs openid-client, which this tree does not have. After login the user's roles are loaded:
+ * one role is chosen at once, several go to /home (role selection).
  */
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Card, Form, Input, Space, Typography } from 'antd';
+import { Alert, Button, Card, Form, Input, Space, Tabs, Typography } from 'antd';
 import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, get, request, storeToken, TOKEN_URL, type TokenAnswer } from '../runtime/api.js';
 import { getSession, updateSession, type SessionRole } from '../runtime/session.js';
 import { LangSwitch } from './LangSwitch.js';
+import { PhoneLogin } from './PhoneLogin.js';
+import { RegisterDialog } from './RegisterDialog.js';
 
 interface Captcha {
   key: string;
@@ -33,6 +40,23 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [form] = Form.useForm();
+  const [domainTenant, setDomainTenant] = useState<string | null>(null);
+  const [registering, setRegistering] = useState(false);
+
+  // the tenant serving this domain, when one is configured (spec 000 §7 'tenant info by domain')
+  useEffect(() => {
+    let gone = false;
+    get<{ tenantId: string } | null>('/api/blade-system/tenant/info', { domain: window.location.hostname }, { silent: true })
+      .then((r) => {
+        if (gone || !r?.tenantId) return;
+        setDomainTenant(r.tenantId);
+        form.setFieldValue('tenantId', r.tenantId);
+      })
+      .catch(() => undefined);
+    return () => {
+      gone = true;
+    };
+  }, [form]);
 
   const refresh = useCallback(async () => {
     try {
@@ -86,31 +110,61 @@ export function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{t('app.subtitle')}</Typography.Text>
         </Space>
-        {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
-        <Form form={form} layout="vertical" initialValues={{ tenantId: getSession().tenantId || '000000' }} onFinish={onFinish} requiredMark={false}>
-          <Form.Item name="tenantId" label={t('login.tenant')} rules={[{ required: true, message: t('login.tenantRequired') }]}>
-            <Input prefix={<TeamOutlined />} autoComplete="organization" />
-          </Form.Item>
-          <Form.Item name="username" label={t('login.account')} rules={[{ required: true, message: t('login.accountRequired') }]}>
-            <Input prefix={<UserOutlined />} autoComplete="username" />
-          </Form.Item>
-          <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
-            <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
-          </Form.Item>
-          <Form.Item label={t('login.captcha')} required htmlFor="login-code">
-            <Space.Compact style={{ width: '100%' }}>
-              <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.captchaRequired') }]}>
-                <Input id="login-code" prefix={<SafetyOutlined />} maxLength={5} autoComplete="off" />
-              </Form.Item>
-              {captcha && (
-                <img src={captcha.image} alt={t('login.captcha')} title={t('login.captchaRefresh')} className="kc-captcha" onClick={() => void refresh()} />
-              )}
-            </Space.Compact>
-          </Form.Item>
-          <Button type="primary" htmlType="submit" block size="large" loading={loading}>
-            {t('login.submit')}
+        <Tabs
+          defaultActiveKey="account"
+          items={[
+            {
+              key: 'account',
+              label: t('login.byAccount'),
+              children: (
+                <>
+                {error && <Alert type="error" showIcon message={error} style={{ marginBottom: 16 }} role="alert" />}
+                <Form form={form} layout="vertical" initialValues={{ tenantId: getSession().tenantId || '000000' }} onFinish={onFinish} requiredMark={false}>
+                  <Form.Item name="tenantId" label={t('login.tenant')} rules={[{ required: true, message: t('login.tenantRequired') }]} hidden={domainTenant !== null}>
+                    <Input prefix={<TeamOutlined />} autoComplete="organization" />
+                  </Form.Item>
+                  <Form.Item name="username" label={t('login.account')} rules={[{ required: true, message: t('login.accountRequired') }]}>
+                    <Input prefix={<UserOutlined />} autoComplete="username" />
+                  </Form.Item>
+                  <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
+                    <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+                  </Form.Item>
+                  <Form.Item label={t('login.captcha')} required htmlFor="login-code">
+                    <Space.Compact style={{ width: '100%' }}>
+                      <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.captchaRequired') }]}>
+                        <Input id="login-code" prefix={<SafetyOutlined />} maxLength={5} autoComplete="off" />
+                      </Form.Item>
+                      {captcha && (
+                        <img src={captcha.image} alt={t('login.captcha')} title={t('login.captchaRefresh')} className="kc-captcha" onClick={() => void refresh()} />
+                      )}
+                    </Space.Compact>
+                  </Form.Item>
+                  <Button type="primary" htmlType="submit" block size="large" loading={loading}>
+                    {t('login.submit')}
+                  </Button>
+                </Form>
+                </>
+              ),
+            },
+            {
+              key: 'phone',
+              label: t('login.byPhone'),
+              children: (
+                <PhoneLogin
+                  tenantId={domainTenant ?? (getSession().tenantId || '000000')}
+                  tenantKnown={domainTenant !== null}
+                  onLoggedIn={async () => navigate(await afterLogin(), { replace: true })}
+                />
+              ),
+            },
+          ]}
+        />
+        <div className="kc-login-links">
+          <Button type="link" onClick={() => setRegistering(true)}>
+            {t('login.register')}
           </Button>
-        </Form>
+        </div>
+        <RegisterDialog open={registering} tenantId={domainTenant ?? undefined} onClose={() => setRegistering(false)} />
       </Card>
     </div>
   );

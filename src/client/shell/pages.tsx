@@ -2,16 +2,14 @@
  * The shell's own pages: the home page (/wel/index: the welcome line, the app tiles of the menu, and the
  * dashboard described by schemas/_pages/dashboard.json — charts of the current user's and company's
  * achievements through the registered Chart component), error pages (/404, /403, /500), the embedded external
- * page (/myiframe/...), the personal info page (/userCenter/userinfo), and `MenuPage`, which renders whatever
+ * page (/myiframe/...), and `MenuPage`, which renders whatever
  * the current role's menu says a path is (spec 000 §2.4): a resource → ResourcePage from its schema; a menu
  * that is not enabled → 功能开发中; a path the menu does not know → /404.
  */
 import { useState } from 'react';
-import { Button, Card, Col, Descriptions, Empty, Result, Row, Segmented, Spin, Statistic, Typography } from 'antd';
+import { Button, Card, Col, Empty, Result, Row, Segmented, Spin, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom';
-import useSWR from 'swr';
-import { get } from '../runtime/api.js';
 import { ResourcePage } from '../runtime/ResourcePage.js';
 import { useResourceSchema } from '../runtime/schema.js';
 import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
@@ -75,33 +73,6 @@ export function HomePage() {
         <SchemaPage page={dashboardPage} />
       </div>
     </div>
-  );
-}
-
-interface UserInfo {
-  account: string;
-  realName: string;
-  deptName: string;
-  email: string | null;
-  phone: string | null;
-  roles: Array<{ roleName: string; roleNameEn?: string | null }>;
-}
-
-export function UserInfoPage() {
-  const { t, i18n } = useTranslation();
-  const { data } = useSWR('/api/blade-user/info', (u: string) => get<UserInfo>(u));
-  if (!data) return <Spin />;
-  return (
-    <Card title={t('user.info')}>
-      <Descriptions column={1} bordered size="small">
-        <Descriptions.Item label={t('login.account')}>{data.account}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.realName')}>{data.realName}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.dept')}>{data.deptName}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.roles')}>{data.roles.map((r) => roleLabel(r, i18n.language === 'en' ? 'en' : 'zh')).join(i18n.language === 'en' ? ', ' : '、')}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.email')}>{data.email ?? ''}</Descriptions.Item>
-        <Descriptions.Item label={t('userinfo.phone')}>{data.phone ?? ''}</Descriptions.Item>
-      </Descriptions>
-    </Card>
   );
 }
 

@@ -3,6 +3,7 @@
  * (登录, 首页, 功能开发中, 是否需要清除缓存?, 清除完毕 ...); the en texts are the spec's glosses.
  */
 import type { Texts } from '../components/texts.js';
+import { accountTexts } from './account-texts.js';
 
 export const shellTexts: Texts = {
   'app.name': { zh: '科创管理平台', en: 'Kechuang Innovation Platform' },
@@ -64,4 +65,5 @@ export const shellTexts: Texts = {
   'scope.list-for-myCompany': { zh: '本单位', en: 'My company' },
   'scope.myList': { zh: '我的', en: 'Mine' },
   'home.apps': { zh: '我的应用', en: 'My applications' },
+  ...accountTexts,
 };
