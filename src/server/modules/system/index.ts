@@ -17,6 +17,7 @@ import { registerVersionModule } from './versions.js';
 import { registerMsgSettingModule } from './msgsetting.js';
 import { registerBannerHooks } from './banners.js';
 import { migrations } from './migrations.js';
+import { syncSeedMenus } from './seed/menu-sync.js';
 import { registerScopeHooks } from './scopes.js';
 import { registerUserModule } from './users.js';
 import { registerOrgModule } from './org.js';
@@ -28,6 +29,9 @@ import { registerAccountSmsModule } from './account-sms.js';
 export const module: Module = {
   name: 'system',
   migrations, // kc_seeded_menu (menu sync), kc_login_failure (automatic IP bans): migrations.ts
+  async seed(k) {
+    await syncSeedMenus(k.database.db); // menus added to the seed's tree since this database was seeded (seed/menu-sync.ts)
+  },
   routes(app, k) {
     registerSystemRoutes(app, k.database.db);
     registerRegionHooks(k.engine);

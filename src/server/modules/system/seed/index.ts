@@ -3,7 +3,8 @@
  * users, menus and buttons, top menus, role grants, data scopes, dictionaries, parameters, and regions.
  *
  * - Runs only on an empty database (no tenant yet), in one transaction; regions are seeded separately
- *   (after table sync creates `blade_region`) when that table is empty.
+ *   (after table sync creates `blade_region`) when that table is empty. Menus added to `MENUS` later reach
+ *   existing databases through the add-only sync at every start (menu-sync.ts).
  * - There is no well-known password: one random password (8–16 rule of spec 000 §5) is generated for
  *   `admin` and every demo account, hashed with argon2id per user, written to `DATA_DIR/initial-password`
  *   (mode 600) and returned so the start can print it once.
@@ -68,7 +69,7 @@ export const DEMO_ACCOUNTS = [
   { account: 'duo', roles: [ROLE.researcher, ROLE.projectManager], dept: 'eastTech', realName: '赵多', note: '科研人员 + 项目负责人 / researcher and project manager' },
 ] as const;
 
-interface MenuSeed {
+export interface MenuSeed {
   code: string;
   name: string;
   nameEn: string;
@@ -267,7 +268,8 @@ export const MENUS: MenuSeed[] = [
   },
 ];
 
-const TOP_MENUS = [
+/** The seeded top menus: code, names, icon, and the codes of the top-level menus each holds. */
+export const TOP_MENUS = [
   { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement'] },
   { code: 'admin', name: '系统管理', nameEn: 'Administration', source: 'SettingOutlined', menus: ['system'] },
 ];
