@@ -27,7 +27,6 @@ import type { AuthUser, OrgCache } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import type { ActionRunner, ActionStep } from '../../resources/actions.js';
-import { roleFor } from '../../resources/actions.js';
 import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import type { WorkflowAction } from '../../../shared/schema/types.js';
@@ -219,8 +218,8 @@ export class FlowBinding {
     }
   }
 
-  /** The alias of the tenant's expert role (parameter expert_role), or null. */
-  private async expertAlias(user: AuthUser): Promise<string | null> {
+  /** The alias of the expert role (the role the parameter expert_role names; aliases are the same in every tenant), or null. */
+  private async expertAlias(): Promise<string | null> {
     const res = await sql<{ alias: string }>`
       SELECT r.role_alias AS alias FROM blade_param p JOIN blade_role r ON r.id::text = trim(p.param_value)
        WHERE p.param_key = 'expert_role' AND p.is_deleted = 0 LIMIT 1`.execute(this.db);
@@ -236,7 +235,7 @@ export class FlowBinding {
     const base = sql`t.tenant_id = ${user.tenantId} AND t.business_type = ${r.schema.name} AND NOT t.cancelled`;
     let where;
     let order = sql`t.create_time DESC, t.id DESC`;
-    const expert = which === 'expert-todo' || which === 'expert-done' ? await this.expertAlias(user) : null;
+    const expert = which === 'expert-todo' || which === 'expert-done' ? await this.expertAlias() : null;
     switch (which) {
       case 'claim-list':
         where = sql`${base} AND t.end_time IS NULL AND ${candidate}`;
@@ -319,4 +318,3 @@ export class FlowBinding {
   }
 }
 
-export { roleFor };

@@ -144,24 +144,22 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
 
   // the upload: its own scope, so the multipart parser serves only it
   void app.register(async (scope) => {
-    await scope.register(multipart, { throwFileSizeLimit: false, limits: { fileSize: 2 * 1024 * 1024, files: 20, fields: 10, fieldSize: 10_000, parts: 40 } });
+    await scope.register(multipart, { attachFieldsToBody: true, throwFileSizeLimit: false, limits: { fileSize: 2 * 1024 * 1024, files: 20, fields: 10, fieldSize: 10_000, parts: 40 } });
     scope.post(`${base}/manager/deploy-upload`, { schema: { tags, summary: 'Uploads and deploys BPMN 2.0 files (multipart: category, tenantIds, files)' } }, async (req: FastifyRequest) => {
       const u = adminOnly(req.user);
       if (!req.isMultipart()) throw new ApiError(400, 'fileRequired');
+      // the parser has read every part (attachFieldsToBody): text fields and files side by side in the body
+      const body = (req.body ?? {}) as Record<string, unknown>;
       const fields: Row = {};
       const files: Array<{ name: string; xml: string }> = [];
-      try {
-        for await (const part of req.parts()) {
-          if (part.type === 'file') {
-            const buf = await part.toBuffer();
-            if (part.file.truncated) throw new ApiError(400, { zh: `文件 ${part.filename} 超过 2MB`, en: `The file ${part.filename} is larger than 2 MB` });
+      for (const value of Object.values(body)) {
+        for (const part of (Array.isArray(value) ? value : [value]) as Array<{ type?: string; fieldname: string; value?: unknown; filename?: string; toBuffer?: () => Promise<Buffer>; file?: { truncated?: boolean } }>) {
+          if (part?.type === 'file') {
+            if (part.file?.truncated) throw new ApiError(400, { zh: `文件 ${part.filename} 超过 2MB`, en: `The file ${part.filename} is larger than 2 MB` });
             if (!/\.(bpmn|xml)$/i.test(part.filename ?? '')) throw new ApiError(400, { zh: `只能上传 .bpmn 或 .xml 流程文件：${part.filename}`, en: `Only .bpmn or .xml process files can be uploaded: ${part.filename}` });
-            files.push({ name: (part.filename ?? 'process.bpmn').slice(0, 255), xml: buf.toString('utf8') });
-          } else fields[part.fieldname] = part.value;
+            files.push({ name: (part.filename ?? 'process.bpmn').slice(0, 255), xml: (await part.toBuffer!()).toString('utf8') });
+          } else if (part?.type === 'field') fields[part.fieldname] = part.value;
         }
-      } catch (e) {
-        if (e instanceof ApiError) throw e;
-        throw new ApiError(400, 'fileRequired');
       }
       if (files.length === 0) throw new ApiError(400, 'fileRequired');
       const tenantIds = tenantList(fields.tenantIds);
