@@ -20,7 +20,7 @@ import { ApiError, toastError } from '../runtime/api.js';
 import { applyServerErrors, clearServerErrors, FormBody, type PreparedForm } from '../runtime/FormBody.js';
 import { useLang } from '../runtime/hooks.js';
 import { localizeSchema, prepareFormSchema } from '../runtime/schema.js';
-import { idCardInfo, IDCARD_MESSAGES } from '../../shared/validators/index.js';
+import { idCardFault, idCardInfo } from '../../shared/validators/index.js';
 import { updateInfo, type AccountInfo } from './account.js';
 
 const PAGE = userinfoPage as unknown as { schema: Record<string, unknown> };
@@ -69,7 +69,8 @@ export function UserInfoForm({ info, scene, roleAlias, onSaved, onLater }: UserI
     form.setFieldState('idcard', (s) => {
       s.validator = [
         ...((Array.isArray(s.validator) ? s.validator : s.validator ? [s.validator] : []) as never[]),
-        ((v: unknown) => (scene === 'page' && typeof v === 'string' && v.length === 15 ? IDCARD_MESSAGES.length[lang] : '')) as never,
+        // GB 11643 with the shared validator's messages; 15 characters only in onboarding
+        ((v: unknown) => (typeof v === 'string' && v !== '' ? (idCardFault(v, { allow15: scene === 'onboarding' })?.[lang] ?? '') : '')) as never,
       ];
     });
     if (scene === 'onboarding') {
