@@ -97,6 +97,7 @@ import { RichText } from './RichText.js';
 import { LocationInput } from './LocationInput.js';
 import { Chart } from './Chart.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
+import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
 
 type AnyNode = Record<string, any>;
 const cp = (n: AnyNode) => (n['x-component-props'] ?? {}) as AnyNode;
@@ -728,6 +729,8 @@ registerComponent({
 });
 // workflow history (DetailView shows it under the form of resources with a flow)
 registerComponent({ name: 'ExamineTimeline', component: ExamineTimeline, title: { zh: '审核记录', en: 'Review history' }, group: 'business' });
+// a process instance's diagram with its current and finished nodes (bpmn-js loads lazily: BpmnCanvas.tsx)
+registerComponent({ name: 'BpmnViewer', component: BpmnViewer, title: { zh: '流程图', en: 'Process diagram' }, group: 'business', texts: BPMN_TEXTS });
 
 if (import.meta.hot) {
   const mine = registeredNames();
