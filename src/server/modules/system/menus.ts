@@ -42,6 +42,7 @@ import { isId } from '../../../shared/contract/ids.js';
 import { t, type MessageKey } from '../../../shared/i18n/messages.js';
 import { grantsChanged } from './scopes.js';
 import { parseIds } from './roles.js';
+import { writeAudit } from '../../resources/audit.js';
 
 type Row = Record<string, unknown>;
 
@@ -183,6 +184,7 @@ function registerMenuRoutes(app: FastifyInstance, engine: ResourceEngine, grants
           await sql`INSERT INTO blade_top_menu_setting (id, top_menu_id, menu_id) VALUES (${nextId()}::bigint, ${topId}::bigint, ${menuId}::bigint)`.execute(trx);
         }
       }
+      await writeAudit(trx, user, { resource: TOP_MENU_RESOURCE, title: top.schema.title, titleEn: top.schema.titleEn, action: 'grant', ids: topMenuIds, detail: { menuIds }, requestUri: '/api/blade-system/topmenu/grant' }, req);
       await grantsChanged(trx, grants);
     });
     engine.changed('blade_top_menu_setting');

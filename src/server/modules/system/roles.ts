@@ -55,6 +55,7 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { t, type MessageKey } from '../../../shared/i18n/messages.js';
 import { grantsChanged } from './scopes.js';
+import { writeAudit } from '../../resources/audit.js';
 
 type Row = Record<string, unknown>;
 
@@ -293,6 +294,8 @@ function registerRoleRoutes(app: FastifyInstance, engine: ResourceEngine, grants
         await sql`DELETE FROM blade_role_top_menu WHERE role_id = ANY(${roleIds}::bigint[])`.execute(trx);
         await insertPairs(trx, 'blade_role_top_menu', 'role_id', 'top_menu_id', roleIds, topMenuIds);
       }
+      const r = engine.registry.get(ROLE_RESOURCE).schema;
+      await writeAudit(trx, user, { resource: ROLE_RESOURCE, title: r.title, titleEn: r.titleEn, action: 'grant', ids: roleIds, detail: { menuIds, dataScopeIds, apiScopeIds, topMenuIds }, requestUri: '/api/blade-system/role/grant' }, req);
       await grantsChanged(trx, grants);
     });
     // drop again after the commit: a request that reloaded a role's grants during the transaction cached the old ones

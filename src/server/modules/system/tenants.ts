@@ -29,7 +29,13 @@
  * Client (hooks on `system/client`): a new client gets a generated secret (32 random bytes, base64url),
  * answered once as `clientSecret` in the submit's answer; only `sha256:<hex>` of it is stored (a random
  * 256-bit secret needs no slow hash; the token endpoint compares hashes). `clientId` is unique (400
- * 应用ID已存在). Parameter (`system/param`): `paramKey` is unique (400 参数键名已存在).
+ * 应用ID已存在). `POST /api/blade-system/client/secret?id=` replaces a client's secret with a new one, answered
+ * once as `{id, clientId, clientSecret}` (a lost secret cannot be shown again: only its hash is kept); audited
+ * (`system/client:secret`, without the secret). The token endpoint caches a client for 30 s, so the old secret
+ * may work for up to 30 s more. Parameter (`system/param`): `paramKey` is unique (400 参数键名已存在).
+ *
+ * Audit: the tenant, client and parameter schemas say `audit`, so every submit and remove — tenant/setting's
+ * included (one `system/tenant:edit` row per tenant with the quota and expiry changed) — leaves a usual-log row.
  */
 import crypto from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -42,6 +48,7 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { ADMIN_ALIAS, PLATFORM_TENANT } from '../../../shared/contract/tenancy.js';
 import { t } from '../../../shared/i18n/messages.js';
+import { writeAudit } from '../../resources/audit.js';
 
 /** The roles every new tenant starts with: alias, zh and en names (aliases as in seed/index.ts ROLE). */
 export const DEFAULT_TENANT_ROLES = [
@@ -160,6 +167,25 @@ export function registerTenantModule(app: FastifyInstance, engine: ResourceEngin
   });
 
   const tenantResource = () => engine.registry.resources.get('system/tenant')!;
+
+  app.post('/api/blade-system/client/secret', { schema: { tags: ['system/client'], summary: 'A new secret for a client, answered once' } }, async (req) => {
+    const r = engine.registry.get('system/client');
+    const user = await engine.authorize(req.user, r, 'edit');
+    const p = { ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Record<string, unknown>) : {}), ...((req.query ?? {}) as Record<string, unknown>) };
+    if (p.id === undefined || p.id === '') throw new ApiError(400, 'missingParam', { param: 'id' });
+    if ((typeof p.id !== 'string' && typeof p.id !== 'number') || !isId(String(p.id))) throw new ApiError(400, 'badParam', { param: 'id' });
+    const id = String(p.id);
+    const secret = crypto.randomBytes(32).toString('base64url');
+    const clientId = await engine.db.transaction().execute(async (trx) => {
+      const done = await sql<{ client_id: string }>`UPDATE blade_client SET client_secret = ${hashClientSecret(secret)}, update_user = ${user.userId}::bigint, update_time = now()
+                                                     WHERE id = ${id}::bigint AND is_deleted = 0 RETURNING client_id`.execute(trx);
+      if (!done.rows[0]) throw new ApiError(404, 'notFound');
+      await writeAudit(trx, user, { resource: 'system/client', title: r.schema.title, titleEn: r.schema.titleEn, action: 'secret', ids: [id], detail: { clientId: done.rows[0].client_id }, requestUri: '/api/blade-system/client/secret' }, req);
+      return done.rows[0].client_id;
+    });
+    engine.changed('blade_client');
+    return ok({ id, clientId, clientSecret: secret }, undefined, req.lang);
+  });
 
   app.post('/api/blade-system/tenant/setting', { schema: { tags: ['system/tenant'], summary: 'Account quota and expiry of tenants' } }, async (req) => {
     const r = tenantResource();

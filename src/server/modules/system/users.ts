@@ -40,6 +40,9 @@
  * of the tenant (账号已存在, field `account`; one writer per tenant at a time, so two submits cannot race);
  * a valid ID number sets sex and birthday (spec 000 §5 'derived from it') and is stored with an upper-case X.
  *
+ * Audit (issue 9): grant, reset-password (never the password), setExpert, unlock and update-platform each write
+ * a usual-log row in their transaction (resources/audit.ts: `system/user:<call>`, the users, what was set).
+ *
  * Sessions (DESIGN §11, sessions.ts): a reset password, a disabled account (`status` 0 in submit / update,
  * user-state.ts) and a removed user end every session of the user at once (refresh families and their access
  * tokens revoked). A new user beyond the tenant's account quota is refused (user-state.ts).
@@ -70,6 +73,7 @@ import type { Lang } from '../../../shared/i18n/messages.js';
 import { idCardInfo, normaliseIdCard, phoneFault } from '../../../shared/validators/index.js';
 import type { TokenService } from '../../core/auth/tokens.js';
 import { revokeUserSessions } from './sessions.js';
+import { writeAudit } from '../../resources/audit.js';
 import { applyStatus, checkQuota, statusOf, userSubmitState, type UserSubmitState } from './user-state.js';
 
 export const USER_RESOURCE = 'system/user';
@@ -177,6 +181,10 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
   };
 
   registerHooks(engine, tokens);
+
+  /** The audit row of an administration call on users `ids` (resources/audit.ts; never a password). */
+  const audit = (trx: Db, user: AuthUser, req: FastifyRequest, action: string, ids: string[], detail?: Row) =>
+    writeAudit(trx, user, { resource: USER_RESOURCE, title: resource().schema.title, titleEn: resource().schema.titleEn, action, ids, detail, requestUri: req.url.split('?')[0] }, req);
 
   /** Adds roles, department, lock state and the must-change flag to user records. */
   const decorate = async (records: Row[], lang: Lang): Promise<Row[]> => {
@@ -306,9 +314,12 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
     if (![1, 2, 3].includes(userType) || (typeof p.userType !== 'number' && typeof p.userType !== 'string')) {
       throw new ValidationError([{ field: 'userType', message: M.userType.zh, messageEn: M.userType.en }]);
     }
-    const done = await sql`UPDATE blade_user SET user_type = ${userType}, update_user = ${user.userId}::bigint, update_time = now()
-                             WHERE id = ${String(id)}::bigint AND is_deleted = 0 RETURNING id`.execute(db);
-    if (done.rows.length === 0) throw new ApiError(404, 'notFound');
+    await db.transaction().execute(async (trx) => {
+      const done = await sql`UPDATE blade_user SET user_type = ${userType}, update_user = ${user.userId}::bigint, update_time = now()
+                               WHERE id = ${String(id)}::bigint AND is_deleted = 0 RETURNING id`.execute(trx);
+      if (done.rows.length === 0) throw new ApiError(404, 'notFound');
+      await audit(trx, user, req, 'update-platform', [String(id)], { userType });
+    });
     engine.changed('blade_user');
     return ok(null, undefined, req.lang);
   });
@@ -328,6 +339,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
       const pairs = userIds.flatMap((u) => roleIds.map((r) => ({ id: nextId(), user_id: u, role_id: r })));
       await trx.insertInto('blade_user_role' as never).values(pairs as never).execute();
       await sql`UPDATE blade_user SET update_user = ${user.userId}::bigint, update_time = now() WHERE id = ANY(${userIds}::bigint[])`.execute(trx);
+      await audit(trx, user, req, 'grant', userIds, { roleIds });
     });
     engine.changed('blade_user');
     return ok(null, undefined, req.lang);
@@ -345,6 +357,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
                     fail_count = 0, lock_until = NULL, update_user = ${user.userId}::bigint, update_time = now()
                    WHERE id = ${u.id}::bigint`.execute(trx);
       }
+      await audit(trx, user, req, 'reset-password', userIds);
       return rows.map((u) => ({ id: u.id, account: u.account, realName: u.real_name, password: plain.get(u.id)! }));
     });
     engine.changed('blade_user');
@@ -359,6 +372,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
       await tenantUsers(trx, user.tenantId, userIds);
       await sql`UPDATE blade_user SET fail_count = 0, lock_until = NULL, update_user = ${user.userId}::bigint, update_time = now()
                  WHERE id = ANY(${userIds}::bigint[])`.execute(trx);
+      await audit(trx, user, req, 'unlock', userIds);
     });
     engine.changed('blade_user');
     return ok(null, undefined, req.lang);
@@ -389,6 +403,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
       } else if (role) {
         await sql`DELETE FROM blade_user_role WHERE user_id = ANY(${userIds}::bigint[]) AND role_id = ${role}::bigint`.execute(trx);
       }
+      await audit(trx, user, req, 'setExpert', userIds, { isExpert, roleId: role });
       return role;
     });
     engine.changed('blade_user');
