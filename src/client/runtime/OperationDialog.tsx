@@ -7,7 +7,7 @@
  * - With a `dialog`, that Formily form is shown (localized; its own rules); OK posts the resolved `body` plus the
  *   form's values, with the resolved `params` as the query. Without one, the `confirm` question is asked.
  * - `result: 'download'` fetches the endpoint with the API headers and saves the file (`downloadName`);
- *   `result: 'reveal'` shows the answered rows once (generated passwords) in a table with the operation's note
+ *   `result: 'reveal'` shows the answered rows (or the one answered object) once (generated passwords) in a table with the operation's note
  *   — closing it is the only way back; otherwise the `success` text (default 操作成功) is shown.
  * - Afterwards every cached GET of the resource revalidates and `onDone` is called. A failure keeps the dialog
  *   open: the api client has toasted the server's message, and a 400's field errors go on the dialog's fields.
@@ -99,7 +99,7 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
     try {
       const answer = form ? await form.submit((values) => send(recordOf(values))) : await send();
       void revalidate(resource.api);
-      if (op.result === 'reveal' && Array.isArray(answer)) setRevealed(answer as Row[]);
+      if (op.result === 'reveal' && answer && typeof answer === 'object') setRevealed(Array.isArray(answer) ? (answer as Row[]) : [answer as Row]);
       else {
         if (op.result !== 'download') void msg.success((lang === 'en' ? op.successEn : op.success) ?? t('rt.action.done'));
         onClose();

@@ -2,7 +2,7 @@
  * SideTree: the tree beside a list (`schema.list.sideTree`, shared/schema/types.ts `SideTreeSpec`), e.g. the
  * departments left of the user list. Nodes come level by level from `GET url?<parentParam>=<value>` (the
  * generic `lazy-tree` answer: `{id, value, title, hasChildren}`); the roots are the children of `rootValue`
- * (default '0'). Choosing a node calls `onSelect(value)`; choosing it again clears the choice (`undefined`).
+ * (default '0'); a single root opens at once. Choosing a node calls `onSelect(value)`; choosing it again clears the choice (`undefined`).
  * A search box filters the loaded nodes by title.
  */
 import React, { useEffect, useMemo, useState } from 'react';
@@ -48,13 +48,21 @@ export function SideTree({ spec, value, onSelect }: SideTreeProps) {
   const lang = useLang();
   const [nodes, setNodes] = useState<Node[]>([]);
   const [text, setText] = useState('');
+  const [expanded, setExpanded] = useState<React.Key[]>([]);
   const parentParam = spec.parentParam ?? 'parentId';
   const load = (parent: string) => get<LazyNode[]>(spec.url, { [parentParam]: parent }).then((rows) => (Array.isArray(rows) ? rows.map(toNode) : []));
 
   useEffect(() => {
     let gone = false;
     load(spec.rootValue ?? '0')
-      .then((roots) => !gone && setNodes(roots))
+      .then(async (roots) => {
+        // one root (the group company): open it, so its companies show at once
+        if (roots.length === 1 && !roots[0].isLeaf) {
+          roots[0] = { ...roots[0], children: await load(String(roots[0].key)) };
+          if (!gone) setExpanded([roots[0].key]);
+        }
+        if (!gone) setNodes(roots);
+      })
       .catch(() => undefined);
     return () => {
       gone = true;
@@ -70,6 +78,8 @@ export function SideTree({ spec, value, onSelect }: SideTreeProps) {
         blockNode
         treeData={shown}
         selectedKeys={value ? [value] : []}
+        expandedKeys={expanded}
+        onExpand={(keys) => setExpanded(keys)}
         loadData={async (node) => {
           if (node.children) return;
           const children = await load(String(node.key));
