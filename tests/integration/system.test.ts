@@ -142,17 +142,19 @@ describe('menu/buttons', () => {
     const { status, body } = await call(s, kyry, 'GET', '/api/blade-system/menu/buttons');
     expect(status).toBe(200);
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
-    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_view`]));
+    // with the Excel export / import buttons (issue 13), whose path names the template
+    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
     const patent = named(body.data, '专利')!;
     const leaves = patent.children.map((c) => c.code);
-    expect(leaves.sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_view']);
+    expect(leaves.sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_export', 'patent_import', 'patent_view']);
+    expect(patent.children.find((c) => c.code === 'patent_export')).toMatchObject({ path: 'patent' });
     expect(patent.children.every((c) => c.children.length === 0)).toBe(true);
   });
 
   it('gives a declaring unit no delete button on any achievement type', async () => {
     const { body } = await call(s, sbdw, 'GET', '/api/blade-system/menu/buttons');
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
-    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_view`]));
+    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
   });
 
   it('gives the administrator the region buttons too', async () => {

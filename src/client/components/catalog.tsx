@@ -95,6 +95,7 @@ import { Switch } from './Switch.js';
 import { ColorPicker, IconSelect, Rate, Slider } from './Others.js';
 import { RichText } from './RichText.js';
 import { LocationInput } from './LocationInput.js';
+import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
@@ -573,6 +574,18 @@ registerComponent({
     },
   ],
   designer: { choice: true },
+});
+
+// the year range of statistics and list filters (spec 002 §2, §5: start year not after end year)
+registerComponent({
+  name: 'YearRangePicker',
+  component: YearRangePicker,
+  title: { zh: '年份范围', en: 'Year range' },
+  group: 'date',
+  texts: {
+    'cmp.yearRange.start': { zh: '开始年份', en: 'Start year' },
+    'cmp.yearRange.end': { zh: '结束年份', en: 'End year' },
+  },
 });
 
 // ——— rich text ———

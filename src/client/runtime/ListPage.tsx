@@ -52,6 +52,7 @@ import { RevealDialog } from './RevealDialog.js';
 import { operationLabel, operationsFor, selectionFault, type OperationContext } from './operations.js';
 import type { ListColumn, ListOperation } from '../../shared/schema/types.js';
 import type { Page as ContractPage } from '../../shared/contract/envelope.js';
+import { ExcelToolbar } from './ExcelToolbar.js';
 
 export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -256,6 +257,8 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
             {operationLabel(op, lang)}
           </Button>
         ))}
+        {/* Excel export / import / template (spec 002 §2); after an import: page 1 with 500 rows (spec 002 §4) */}
+        <ExcelToolbar resource={resource} params={query.params} listEndpoint={endpoint} selected={selected} onImported={() => (setQuery((q) => ({ ...q, current: 1, size: 500 })), refresh())} />
       </Space>
       <Table<Row>
         rowKey={(r) => String(r[keyField])}

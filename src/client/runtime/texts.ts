@@ -5,8 +5,10 @@
  * that belong to the runtime's screens (Chart, ExamineTimeline) are here too (`rt.chart.*`, `rt.timeline.*`).
  */
 import type { Texts } from '../components/texts.js';
+import { excelTexts } from './excel-texts.js';
 
 export const runtimeTexts: Texts = {
+  ...excelTexts, // the Excel toolbar and its import dialog (excel-texts.ts)
   'error.network': { zh: '网络异常，请稍后重试', en: 'Network error, please try again' },
   'error.unknown': { zh: '未知错误', en: 'unknown error' },
   'rt.search': { zh: '搜索', en: 'Search' },
