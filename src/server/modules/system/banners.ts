@@ -7,7 +7,7 @@
  *
  * What the schema cannot say (hook, in the submit's transaction): the image must be a file uploaded to the
  * caller's tenant (`put-file`, a live row of blade_attach with that link) and an image (png, jpg, jpeg, gif,
- * bmp, webp — the schema's pattern); otherwise 400 请上传图片 on `image` and nothing is stored.
+ * bmp, webp); otherwise 400 请上传图片 on `image` and nothing is stored.
  */
 import { sql } from '../../core/db/index.js';
 import { ValidationError } from '../../core/envelope.js';
