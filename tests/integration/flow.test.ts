@@ -236,6 +236,45 @@ describe('the leave request: claim, complete through the gateways, survive a res
   });
 });
 
+describe('the achievements’ examination runs on its BPMN process', () => {
+  it('submit starts achievementExamine at the examination, reject sends it to the registrant, resubmit and approve end it', async () => {
+    const thesis = {
+      title: `FLOW${Date.now().toString(36)} 稻谷低温储藏`, projectSource: 3, projectName: '智能粮库关键技术研究', projectType: '3', publish: '粮油食品科技',
+      publishDate: '2024', issueNumber: '4', pageScope: '12-18', level: '5', scope: '2', deptId: kyry.deptId,
+      authorDetailForm: [{ name: '刘研', rank: 1 }], annex: [{ name: '论文.pdf', link: '/upload/20250101/a.pdf' }],
+    };
+    const rec = (await call(s, kyry, 'POST', '/api/basic/thesis/submit', thesis)).body.data as Json;
+    const path = '/basic/thesis';
+    const base = { kygl: (await counts(kygl))[path] ?? 0, kyry: (await counts(kyry))[path] ?? 0 };
+    expect((await call(s, kyry, 'POST', '/api/basic/examine/submit', { businessId: rec.id, businessType: 'thesis' })).status).toBe(200);
+    const steps = async () => (await call(s, kyry, 'GET', `${FLOW}/process/steps?businessType=basic/thesis&businessId=${rec.id}`)).body.data as Json;
+    expect(await steps()).toMatchObject({ processKey: 'achievementExamine', status: 'running', currentNodes: ['examine'] });
+    expect((await counts(kygl))[path]).toBe(base.kygl + 1);
+    // the generic to-do endpoints serve the achievement too: the task is in research management's to-do list
+    const task = ((await call(s, kygl, 'GET', '/api/basic/thesis/todo-list?size=200')).body.data.records as Json[]).find((t) => t.businessId === rec.id)!;
+    expect(task).toMatchObject({ taskKey: 'examine', taskName: '科研管理审核' });
+    // completing it from the to-do screen runs the schema's action (its rules: the reject opinion is required)
+    const noOpinion = await call(s, kygl, 'POST', `${FLOW}/process/complete-task`, { taskId: task.taskId, outcome: 'reject' });
+    expect(noOpinion.status).toBe(400);
+    expect(noOpinion.body.msg).toBe('请输入审核意见');
+    const rej = await call(s, kygl, 'POST', `${FLOW}/process/complete-task`, { taskId: task.taskId, outcome: 'reject', comment: '请补充附件' });
+    expect(rej.status, rej.body.msg).toBe(200);
+    expect((await call(s, kyry, 'GET', `/api/basic/thesis/detail?id=${rec.id}`)).body.data.examineStatus).toBe('3');
+    expect(await steps()).toMatchObject({ currentNodes: ['revise'] });
+    expect((await counts(kyry))[path]).toBe(base.kyry + 1);
+    expect((await call(s, kyry, 'POST', '/api/basic/examine/againSubmit', { businessId: rec.id, businessType: 'thesis', opinion: '已补充' })).status).toBe(200);
+    expect(await steps()).toMatchObject({ currentNodes: ['examine'] });
+    expect((await call(s, kygl, 'POST', '/api/basic/examinerecord/submit', { businessId: rec.id, businessType: 'thesis', action: 'approve' })).status).toBe(200);
+    const end = await steps();
+    expect(end).toMatchObject({ status: 'completed', currentNodes: [] });
+    expect(end.finishedNodes).toEqual(expect.arrayContaining(['submitted', 'examine', 'decision', 'revise', 'passed']));
+    expect((await counts(kygl))[path] ?? 0).toBe(base.kygl);
+    expect((await counts(kyry))[path] ?? 0).toBe(base.kyry);
+    const done = (await call(s, kygl, 'GET', '/api/basic/todo/list?state=1&size=200')).body.data.records as Json[];
+    expect(done.filter((d) => d.businessId === rec.id).length).toBe(2);
+  });
+});
+
 describe('instances, deployments and push', () => {
   it('deleting an instance needs a reason; it ends the instance, its tasks and their to-dos', async () => {
     const l = await startLeave(kyry, 1, '待删除');
@@ -243,12 +282,12 @@ describe('instances, deployments and push', () => {
     const bad = await call(s, admin, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: l.processInstanceId, deleteReason: '  ' });
     expect(bad.status).toBe(400);
     expect(bad.body.msg).toBe('请输入删除原因');
-    expect(await countRows(s, 'flow_instance', "id = $1 AND status = 'running'", [l.processInstanceId])).toBe(1);
+    expect(await countRows(s, 'flow_instance', "id = $1 AND run_status = 'running'", [l.processInstanceId])).toBe(1);
     expect((await call(s, kygl, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: l.processInstanceId, deleteReason: 'x' })).status).toBe(403);
     expect((await call(s, other, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: l.processInstanceId, deleteReason: 'x' })).status).toBe(404);
     const res = await call(s, admin, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: l.processInstanceId, deleteReason: '重复提交' });
     expect(res.status, res.body.msg).toBe(200);
-    expect(await countRows(s, 'flow_instance', "id = $1 AND status = 'deleted' AND delete_reason = '重复提交'", [l.processInstanceId])).toBe(1);
+    expect(await countRows(s, 'flow_instance', "id = $1 AND run_status = 'deleted' AND delete_reason = '重复提交'", [l.processInstanceId])).toBe(1);
     expect(await countRows(s, 'flow_task', 'instance_id = $1 AND end_time IS NULL', [l.processInstanceId])).toBe(0);
     expect(await leaveCount(kygl)).toBe(base - 1);
   });

@@ -48,7 +48,7 @@ describe('menu/routes', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ code: 200, success: true, msg: '操作成功' });
     const tree = body.data as MenuNode[];
-    expect(tree.map((n) => n.name)).toEqual(['科研项目', '科技成果']);
+    expect(tree.map((n) => n.name)).toEqual(['科研项目', '科技成果', '工作台']);
     const achievement = tree.find((n) => n.name === '科技成果')!;
     expect(achievement).toMatchObject({ path: '/basic', isEnabled: true, hasChildren: true, nameEn: 'Achievements' });
     const patent = achievement.children.find((n) => n.name === '专利');

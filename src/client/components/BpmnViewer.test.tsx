@@ -75,6 +75,17 @@ describe('BpmnViewer', () => {
     expect(server.calls(STEPS_ENDPOINT).at(-1)!.query).toEqual({ businessType: 'flow/leave', businessId: '77' });
     for (const text of ['Running', 'Current step', 'Finished steps', 'Returned', 'Handled by']) expect(screen.getByText(text)).toBeTruthy();
     unmount();
+    // a to-do's detail names the fields holding its business
+    const todo = createForm({ initialValues: { id: '5', businessType: 'flow/leave', businessId: '77' }, readPretty: true });
+    const second = renderApp(
+      <FormProvider form={todo}>
+        <BpmnViewer businessTypeField="businessType" businessIdField="businessId" history={false} />
+      </FormProvider>,
+    );
+    await screen.findByTestId('bpmn-viewer');
+    expect(server.calls(STEPS_ENDPOINT).at(-1)!.query).toEqual({ businessType: 'flow/leave', businessId: '77' });
+    expect(screen.queryByText('Handled by')).toBeNull();
+    second.unmount();
     renderApp(<BpmnViewer businessType="flow/leave" businessId="78" />);
     expect(await screen.findByText('No process')).toBeTruthy();
     setLang('zh');

@@ -5,7 +5,9 @@
  *
  * Data: `GET /api/blade-flow/process/steps` — by `processInstanceId`, or by `businessType` + `businessId` (the
  * record's newest instance; inside a record's form `businessId` defaults to the form's `id`), or by
- * `processDefinitionId` (a deployed version, nothing marked). The answer carries the BPMN XML, `currentNodes`,
+ * `processDefinitionId` (a deployed version, nothing marked); `businessTypeField` / `businessIdField` read them
+ * from other fields of the form (a to-do's `businessType` and `businessId`), `instanceIdField` / `definitionIdField`
+ * the instance or definition id (the rows of the running-instances and deployments lists). The answer carries the BPMN XML, `currentNodes`,
  * `finishedNodes` and `history`.
  *
  * bpmn-js is loaded only when a diagram is shown (BpmnCanvas.tsx, a lazy import), so neither the login route
@@ -53,6 +55,12 @@ export interface BpmnViewerProps {
   processDefinitionId?: string;
   businessType?: string;
   businessId?: string;
+  /** Inside a form: the fields holding the business type and id (a to-do's `businessType` / `businessId`). */
+  businessTypeField?: string;
+  businessIdField?: string;
+  /** Inside a form: the field holding the instance id (a running instance's row) or the definition id (a deployed version's row). */
+  instanceIdField?: string;
+  definitionIdField?: string;
   /** Height of the diagram in pixels (default 360). */
   height?: number;
   /** false hides the steps under the diagram. */
@@ -67,12 +75,18 @@ export function markersOf(steps: Pick<FlowSteps, 'currentNodes' | 'finishedNodes
 
 const OUTCOME_COLOR: Record<string, string> = { approve: 'green', reject: 'red', return: 'orange', submit: 'blue' };
 
-export function BpmnViewer({ processInstanceId, processDefinitionId, businessType, businessId, height = 360, history = true }: BpmnViewerProps) {
+export function BpmnViewer({ processInstanceId, processDefinitionId, businessType, businessId, businessTypeField, businessIdField, instanceIdField, definitionIdField, height = 360, history = true }: BpmnViewerProps) {
   const { t } = useTranslation();
   const form = useForm() as { values?: Record<string, unknown> } | undefined;
-  const formId = form?.values?.id;
-  const bid = businessId ?? (formId === undefined || formId === null || formId === '' ? undefined : String(formId));
-  const params = processInstanceId ? { processInstanceId } : processDefinitionId ? { processDefinitionId } : bid && businessType ? { businessType, businessId: bid } : null;
+  const field = (name: string) => {
+    const v = form?.values?.[name];
+    return v === undefined || v === null || v === '' ? undefined : String(v);
+  };
+  const bid = businessId ?? field(businessIdField ?? 'id');
+  const btype = businessType ?? (businessTypeField ? field(businessTypeField) : undefined);
+  const instance = processInstanceId ?? (instanceIdField ? field(instanceIdField) : undefined);
+  const definition = processDefinitionId ?? (definitionIdField ? field(definitionIdField) : undefined);
+  const params = instance ? { processInstanceId: instance } : definition ? { processDefinitionId: definition } : bid && btype ? { businessType: btype, businessId: bid } : null;
   const { data, isLoading, error } = useGet<FlowSteps>(params ? STEPS_ENDPOINT : null, params ?? undefined, { silent: true });
 
   if (!params) return null;

@@ -18,6 +18,11 @@
  * task (`taskId`, `taskKey`, `taskName`, `processInstanceId`, `businessId`, …) with the business record under
  * `record` (read through the engine: the caller's data scope applies).
  *
+ * The same claim and completion are also offered for any task whatever its resource, for the to-do screen
+ * (one list over every resource): POST `/api/blade-flow/process/claim-task` `{taskId}` and
+ * `/api/blade-flow/process/complete-task` `{taskId, outcome, comment}` find the task's resource and answer as
+ * the resource's own endpoints do.
+ *
  * `advance` is the ActionRunner's process binding (resources/actions.ts `ProcessBinding`).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -86,7 +91,7 @@ export class FlowBinding {
   }
 
   private async runningInstance(trx: Db, tenantId: string, type: string, id: string): Promise<Row | undefined> {
-    return (await sql<Row>`SELECT * FROM flow_instance WHERE tenant_id = ${tenantId} AND business_type = ${type} AND business_id = ${id}::bigint AND status = 'running' FOR UPDATE`.execute(trx)).rows[0];
+    return (await sql<Row>`SELECT * FROM flow_instance WHERE tenant_id = ${tenantId} AND business_type = ${type} AND business_id = ${id}::bigint AND run_status = 'running' FOR UPDATE`.execute(trx)).rows[0];
   }
 
   private async definitionFor(trx: Db, r: Resource, tenantId: string) {
@@ -256,8 +261,8 @@ export class FlowBinding {
         break;
       default: {
         // send-list: the instances I started, each with its open tasks
-        const w = sql`i.tenant_id = ${user.tenantId} AND i.business_type = ${r.schema.name} AND i.start_user = ${user.userId}::bigint AND i.status <> 'deleted'`;
-        const rows = (await sql<Row>`SELECT i.id::text AS process_instance_id, i.business_id::text AS business_id, i.business_name, i.status, i.current_nodes, i.start_time, i.end_time,
+        const w = sql`i.tenant_id = ${user.tenantId} AND i.business_type = ${r.schema.name} AND i.start_user = ${user.userId}::bigint AND i.run_status <> 'deleted'`;
+        const rows = (await sql<Row>`SELECT i.id::text AS process_instance_id, i.business_id::text AS business_id, i.business_name, i.run_status AS status, i.current_nodes, i.start_time, i.end_time,
                                             (SELECT string_agg(coalesce(t.task_name, t.task_key), ',') FROM flow_task t WHERE t.instance_id = i.id AND t.end_time IS NULL) AS task_name
                                        FROM flow_instance i WHERE ${w} ORDER BY i.start_time DESC, i.id DESC LIMIT ${size} OFFSET ${(current - 1) * size}`.execute(this.db)).rows;
         const total = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM flow_instance i WHERE ${w}`.execute(this.db)).rows[0].n);
@@ -288,8 +293,29 @@ export class FlowBinding {
     return { records, total, size, current, pages: Math.ceil(total / size) };
   }
 
+  /** The resource (current version, naming a flow) of task `raw` in the caller's tenant; 404 otherwise. */
+  private async resourceOfTask(user: AuthUser, raw: unknown): Promise<Resource> {
+    if (raw === undefined || raw === null || raw === '') throw new ApiError(400, 'missingParam', { param: 'taskId' });
+    if ((typeof raw !== 'string' && typeof raw !== 'number') || !isId(String(raw))) throw new ApiError(400, 'badParam', { param: 'taskId' });
+    const t = (await sql<{ business_type: string }>`SELECT business_type FROM flow_task WHERE id = ${String(raw)}::bigint AND tenant_id = ${user.tenantId}`.execute(this.db)).rows[0];
+    const r = t ? this.engine.registry.resources.get(t.business_type) : undefined;
+    if (!r || !r.schema.flow) throw new ApiError(404, 'notFound');
+    return r;
+  }
+
   /** Mounts the endpoints of the module comment for every resource (known at start) naming a flow. */
   mount(app: FastifyInstance): void {
+    const tags0 = ['workflow'];
+    app.post('/api/blade-flow/process/claim-task', { schema: { tags: tags0, summary: 'Claims a task of any resource' } }, async (req) => {
+      const b = (req.body ?? {}) as Row;
+      const r = await this.resourceOfTask(req.user!, b.taskId);
+      return ok(await this.claim(r, req.user!, b.taskId), req.lang === 'en' ? 'Claimed' : '签收成功', req.lang);
+    });
+    app.post('/api/blade-flow/process/complete-task', { schema: { tags: tags0, summary: 'Completes a task of any resource with an outcome and a comment' } }, async (req) => {
+      const b = (req.body ?? {}) as Row;
+      const r = await this.resourceOfTask(req.user!, typeof b === 'object' && b ? b.taskId : undefined);
+      return ok(await this.completeTask(r, req.user!, req.body, req.lang), undefined, req.lang);
+    });
     for (const r0 of this.engine.registry.resources.values()) {
       if (!r0.schema.flow) continue;
       const name = r0.schema.name;

@@ -135,7 +135,7 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
     await db.transaction().execute(async (trx) => {
       const defs = (await sql<{ id: string }>`SELECT id::text AS id FROM flow_definition WHERE deployment_id = ANY(${list}::bigint[]) AND tenant_id = ${u.tenantId} AND is_deleted = 0 FOR UPDATE`.execute(trx)).rows;
       if (defs.length === 0) throw new ApiError(404, 'notFound');
-      const running = await sql`SELECT 1 FROM flow_instance WHERE tenant_id <> '' AND definition_id = ANY(${defs.map((d) => d.id)}::bigint[]) AND status = 'running' LIMIT 1`.execute(trx);
+      const running = await sql`SELECT 1 FROM flow_instance WHERE tenant_id <> '' AND definition_id = ANY(${defs.map((d) => d.id)}::bigint[]) AND run_status = 'running' LIMIT 1`.execute(trx);
       if (running.rows.length) throw new ApiError(400, { zh: '该部署下有正在运行的流程实例，不能删除', en: 'Process instances of this deployment are running: it cannot be deleted' });
       await sql`UPDATE flow_definition SET is_deleted = 1 WHERE id = ANY(${defs.map((d) => d.id)}::bigint[])`.execute(trx);
     });
@@ -179,7 +179,7 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
   app.get(`${base}/follow/list`, { schema: { tags, summary: 'Running process instances' } }, async (req) => {
     const u = adminOnly(req.user);
     const q = req.query as Row;
-    const where = sql`i.tenant_id = ${u.tenantId} AND i.status = 'running' ${typeof q.processKey === 'string' && q.processKey !== '' ? sql`AND i.process_key = ${q.processKey}` : sql``}
+    const where = sql`i.tenant_id = ${u.tenantId} AND i.run_status = 'running' ${typeof q.processKey === 'string' && q.processKey !== '' ? sql`AND i.process_key = ${q.processKey}` : sql``}
                       ${like(q.businessName) ? sql`AND i.business_name ILIKE ${like(q.businessName)}` : sql``}`;
     return ok(
       await page(q, `i.id::text AS id, i.id::text AS process_instance_id, i.definition_id::text AS process_definition_id, i.process_key, i.business_type, i.business_id::text AS business_id,
@@ -197,9 +197,9 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
     if (!reason) throw new ApiError(400, { zh: '请输入删除原因', en: 'Please enter the reason' });
     if (reason.length > 500) throw new ApiError(400, { zh: '删除原因不能超过500个字符', en: 'The reason must be at most 500 characters' });
     await db.transaction().execute(async (trx) => {
-      const inst = (await sql<Row>`SELECT id FROM flow_instance WHERE id = ${id}::bigint AND tenant_id = ${u.tenantId} AND status = 'running' FOR UPDATE`.execute(trx)).rows[0];
+      const inst = (await sql<Row>`SELECT id FROM flow_instance WHERE id = ${id}::bigint AND tenant_id = ${u.tenantId} AND run_status = 'running' FOR UPDATE`.execute(trx)).rows[0];
       if (!inst) throw new ApiError(404, 'notFound');
-      await sql`UPDATE flow_instance SET status = 'deleted', delete_reason = ${reason}, end_time = now(), update_time = now(), current_nodes = '{}' WHERE id = ${id}::bigint`.execute(trx);
+      await sql`UPDATE flow_instance SET run_status = 'deleted', delete_reason = ${reason}, end_time = now(), update_time = now(), current_nodes = '{}' WHERE id = ${id}::bigint`.execute(trx);
       const open = (await sql<{ id: string }>`UPDATE flow_task SET end_time = now(), cancelled = true WHERE instance_id = ${id}::bigint AND end_time IS NULL RETURNING id::text AS id`.execute(trx)).rows;
       for (const t of open) await closeTaskTodos(trx, u.tenantId, t.id, null);
     });
@@ -257,7 +257,7 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
     const h = await history(u, instanceId!);
     return ok(
       {
-        processInstanceId: instanceId, processKey: inst.process_key, name: d.name, version: d.version, status: inst.status, xml: d.xml,
+        processInstanceId: instanceId, processKey: inst.process_key, name: d.name, version: d.version, status: inst.run_status, xml: d.xml,
         currentNodes: inst.current_nodes, finishedNodes: [...new Set(h.map((x) => x.historyActivityId))], history: h,
       },
       undefined,

@@ -9,7 +9,7 @@
  *   `tenant_ids` = the tenants that may start it (empty = the owning tenant; the platform's shipped files, tenant
  *   000000 with an empty list, serve every tenant). `config` = what the engine reads from the file besides the
  *   BPMN semantics (user tasks' assignees and candidates, bpmn.ts). `suspension_state` 1 active, 2 suspended.
- * - `flow_instance`: a running or finished process instance for one business record (`business_type` = the
+ * - `flow_instance`: a running, completed or deleted (`run_status`, 0002) process instance for one business record (`business_type` = the
  *   resource name, `business_id` its key); `state` = bpmn-engine's `getState()` after the last step (recover +
  *   resume on any node), `variables` = the process variables the gateways read. At most one running instance
  *   per business record.
@@ -167,4 +167,18 @@ CREATE INDEX basic_todo_task_idx ON basic_todo (tenant_id, task_id) WHERE is_del
 `).execute(db);
 }
 
-export const migrations = { '0001_flow': { up } };
+/**
+ * 0002: the instance's run state is `run_status` ('running', 'completed', 'deleted'): `status` is the integer
+ * system column every table a schema names carries (schemas/flow/instance.json lists flow_instance).
+ */
+async function up2(db: Kysely<any>): Promise<void> {
+  await sql.raw(`
+ALTER TABLE flow_instance RENAME COLUMN status TO run_status;
+DROP INDEX IF EXISTS flow_instance_running_uq;
+DROP INDEX IF EXISTS flow_instance_def_idx;
+CREATE UNIQUE INDEX flow_instance_running_uq ON flow_instance (tenant_id, business_type, business_id) WHERE run_status = 'running';
+CREATE INDEX flow_instance_def_idx ON flow_instance (tenant_id, definition_id) WHERE run_status = 'running';
+`).execute(db);
+}
+
+export const migrations = { '0001_flow': { up }, '0002_run_status': { up: up2 } };

@@ -167,7 +167,7 @@ export class FlowRuntime {
    */
   async complete(trx: Db, task: Row, outcome: string, comment: string | null, user: AuthUser, role: string): Promise<StepResult> {
     const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${String(task.instance_id)}::bigint AND tenant_id = ${user.tenantId} FOR UPDATE`.execute(trx)).rows[0];
-    if (!inst || inst.status !== 'running') throw new ApiError(400, { zh: '流程已结束，不能办理', en: 'The process has ended' });
+    if (!inst || inst.run_status !== 'running') throw new ApiError(400, { zh: '流程已结束，不能办理', en: 'The process has ended' });
     const def = await this.definition(trx, String(inst.definition_id));
     const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId };
     const c: Collected = { waits: [], ended: [], done: false };
@@ -213,7 +213,7 @@ export class FlowRuntime {
     const current = [...new Set(postponed.map((p) => p.id))];
     const state = ended ? null : await engine.getState();
     await sql`UPDATE flow_instance SET state = ${state === null ? null : JSON.stringify(state)}::jsonb, variables = ${JSON.stringify(vars)}::jsonb, current_nodes = ${current}::text[],
-                status = ${ended ? 'completed' : 'running'}, end_time = ${ended ? sql`now()` : sql`NULL`}, update_time = now()
+                run_status = ${ended ? 'completed' : 'running'}, end_time = ${ended ? sql`now()` : sql`NULL`}, update_time = now()
                WHERE id = ${instanceId}::bigint`.execute(trx);
     for (const e of c.ended) {
       if (e.type === 'UserTask' || e.id === skipEnded) continue; // a user task's row is written when it is completed

@@ -135,10 +135,20 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
   app.get(`${base}/list`, { schema: { tags, summary: 'My to-dos, paged (state 0 open, 1 done)' } }, async (req) => {
     const q = req.query as Row;
     const { current, size } = paging(q);
-    const state = intParam(q, 'state', [0, 1]) ?? 0;
-    const type = intParam(q, 'type', [1, 2]);
+    // the list screen's search sends `<field>_equal`, `<field>` (contains) and the creation date range
+    const state = intParam(q, q.state_equal !== undefined ? 'state_equal' : 'state', [0, 1]) ?? 0;
+    const type = intParam(q, q.type_equal !== undefined ? 'type_equal' : 'type', [1, 2]);
     const title = typeof q.title === 'string' && q.title.trim() !== '' ? '%' + q.title.trim().replace(/[\\%_]/g, (c) => '\\' + c) + '%' : null;
-    const where = sql`${me(req.user!)} AND state = ${state} ${type === undefined ? sql`` : sql`AND type = ${type}`} ${title ? sql`AND title ILIKE ${title}` : sql``}`;
+    const date = (k: string) => {
+      const v = q[k];
+      if (v === undefined || v === '') return null;
+      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(v) || Number.isNaN(Date.parse(v.replace(' ', 'T')))) throw new ApiError(400, 'badParam', { param: k });
+      return v;
+    };
+    const from = date('createTime_dategt');
+    const to = date('createTime_datelt');
+    const where = sql`${me(req.user!)} AND state = ${state} ${type === undefined ? sql`` : sql`AND type = ${type}`} ${title ? sql`AND title ILIKE ${title}` : sql``}
+                      ${from ? sql`AND create_time >= ${from}::timestamp` : sql``} ${to ? sql`AND create_time <= ${to}::timestamp` : sql``}`;
     const rows = await sql<Row>`SELECT ${sql.raw(COLS)} FROM basic_todo WHERE ${where} ORDER BY create_time DESC, id DESC LIMIT ${size} OFFSET ${(current - 1) * size}`.execute(db);
     const total = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM basic_todo WHERE ${where}`.execute(db)).rows[0].n);
     return ok({ records: rows.rows.map(toTodo), total, size, current, pages: Math.ceil(total / size) }, undefined, req.lang);

@@ -196,6 +196,17 @@ export const MENUS: MenuSeed[] = [
       ...ACHIEVEMENT_TYPES.map(achievementMenu),
     ],
   },
+  // workflow (modules/flow, issue 11): every role's to-dos and the leave request demo; process administration
+  {
+    code: 'work', name: '工作台', nameEn: 'Workbench', path: '/work', source: 'ScheduleOutlined', grant: ALL,
+    children: [
+      { code: 'work_todo', name: '我的待办', nameEn: 'My to-dos', path: '/work/todo', resource: 'flow/todo', grant: ALL },
+      { code: 'work_leave', name: '请假申请', nameEn: 'Leave requests', path: '/work/process/leave', resource: 'flow/leave', grant: ALL },
+      { code: 'flow_model', name: '流程模型', nameEn: 'Process models', path: '/work/flow/model', resource: 'flow/model', roles: [ROLE.admin], grant: [ROLE.admin] },
+      { code: 'flow_deployment', name: '流程部署', nameEn: 'Deployments', path: '/work/flow/deployment', resource: 'flow/deployment', roles: [ROLE.admin], grant: [ROLE.admin] },
+      { code: 'flow_follow', name: '流程跟踪', nameEn: 'Running processes', path: '/work/flow/follow', resource: 'flow/instance', roles: [ROLE.admin], grant: [ROLE.admin] },
+    ],
+  },
   {
     code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', grant: [ROLE.admin],
     children: [
