@@ -134,6 +134,9 @@ describe('ban-IP list', () => {
     // another address and another tenant (the ban is tenant 000000's: the platform's, so every tenant) …
     expect((await loginFrom('198.51.100.24', 'kyry')).status).toBe(200);
     expect((await loginFrom(IP, 'admin', { tenantId: '100001' })).status).toBe(403);
+    // … and login by phone as well
+    const byPhone = await s.app.inject({ method: 'POST', url: '/api/blade-auth/oauth/token-by-phone', remoteAddress: IP, headers: { authorization: BASIC, 'tenant-id': '000000' }, payload: { phone: '13800138000' } });
+    expect(byPhone.statusCode).toBe(403);
     const unseal = await call(s, admin, 'POST', `${BAN}/unseal?ids=${entry.id}`);
     expect(unseal.status).toBe(200);
     expect((await call(s, admin, 'GET', `${BAN}/detail?id=${entry.id}`)).body.data).toMatchObject({ banStatus: 0 });
@@ -186,7 +189,9 @@ describe('ban-IP list', () => {
 
   it('repeated failed logins from one address ban it automatically (not this machine’s own address)', async () => {
     const bad = '203.0.113.77';
-    await s.kernel.database.pool.query(`INSERT INTO blade_param (id, param_name, param_key, param_value) VALUES ($1, 'IP自动封禁失败次数', 'ban_ip_max_failures', '3')`, [String(Date.now())]);
+    const seeded = (await s.kernel.database.pool.query(`SELECT param_value AS v FROM blade_param WHERE param_key = 'ban_ip_max_failures' AND is_deleted = 0`)).rows[0]?.v;
+    expect(seeded).toBe('20'); // the seeded default
+    await s.kernel.database.pool.query(`UPDATE blade_param SET param_value = '3' WHERE param_key = 'ban_ip_max_failures'`);
     try {
       for (let i = 0; i < 3; i++) expect((await loginFrom(bad, `nobody${i}`, { password: 'Wrong#123' })).status).toBe(400);
       const row = await s.kernel.database.pool.query(`SELECT tenant_id, ban_source, ban_status, expire_time > now() + interval '50 minutes' AS long FROM project_systembanip WHERE ip = $1 AND is_deleted = 0`, [bad]);
@@ -195,7 +200,7 @@ describe('ban-IP list', () => {
       for (let i = 0; i < 4; i++) expect((await loginFrom('127.0.0.1', 'kyry', { password: 'Wrong#123' })).status).toBe(400);
       expect(await countRows(s, 'project_systembanip', `ip = '127.0.0.1'`)).toBe(0);
     } finally {
-      await s.kernel.database.pool.query(`DELETE FROM blade_param WHERE param_key = 'ban_ip_max_failures'`);
+      await s.kernel.database.pool.query(`UPDATE blade_param SET param_value = '20' WHERE param_key = 'ban_ip_max_failures'`);
       await s.kernel.database.pool.query(`UPDATE project_systembanip SET is_deleted = 1 WHERE ip = $1`, [bad]);
       await s.kernel.database.pool.query(`UPDATE blade_user SET fail_count = 0, lock_until = NULL WHERE account = 'kyry'`);
     }

@@ -18,13 +18,13 @@
  * `systembanip_unseal` is needed (administrators pass); an id of another tenant is 404 and nothing changes.
  *
  * Which logins a ban stops: `POST /api/blade-auth/oauth/token` (every grant type, so a banned address can
- * neither log in nor refresh) from an address inside a live, banned, unexpired entry of the tenant the login
+ * neither log in nor refresh) and `POST /api/blade-auth/oauth/token-by-phone` from an address inside a live, banned, unexpired entry of the tenant the login
  * names, or of the platform tenant 000000 (the platform's entries ban an address for every tenant) answers
  * 403 当前IP已被禁止登录，请联系管理员 before the password is checked.
  *
  * Automatic bans (decision; the spec is silent): an address with `ban_ip_max_failures` failed logins (any
- * account, any tenant; default 20, parameter `ban_ip_max_failures`, 0 = never) within 10 minutes is banned
- * for `ban_ip_minutes` (default 60) by an entry of the platform tenant with `banSource` 2 — slow password
+ * account, any tenant, by password or by SMS code; default 20, parameter `ban_ip_max_failures`, 0 = never)
+ * within 10 minutes is banned for `ban_ip_minutes` (default 60) by an entry of the platform tenant with `banSource` 2 — slow password
  * guessing across accounts, which the per-account lock (5 failures) and the per-minute rate limit do not
  * stop. Addresses of this machine (loopback) are never banned automatically: behind a reverse proxy every
  * client has one, and a ban would lock everyone out. Counting uses `kc_login_failure` (system migration
@@ -42,7 +42,8 @@ import { PLATFORM_TENANT } from '../../../shared/contract/tenancy.js';
 import { idList } from './users.js';
 
 export const BAN_IP_RESOURCE = 'project/systembanip';
-const TOKEN_PATH = '/api/blade-auth/oauth/token';
+/** The login endpoints a ban closes (password, captcha and refresh grants; login by phone and SMS code). */
+const LOGIN_PATHS: ReadonlySet<string> = new Set(['/api/blade-auth/oauth/token', '/api/blade-auth/oauth/token-by-phone']);
 /** The button (seeded under the menu `systembanip`) that allows `unseal`. */
 export const UNSEAL_BUTTON = 'systembanip_unseal';
 /** Default failed logins of one address within the window before it is banned (parameter ban_ip_max_failures). */
@@ -162,13 +163,13 @@ export function registerBanIpModule(app: FastifyInstance, engine: ResourceEngine
   };
 
   app.addHook('preHandler', async (req) => {
-    if (req.routeOptions.url !== TOKEN_PATH || req.method !== 'POST') return;
+    if (req.method !== 'POST' || !LOGIN_PATHS.has(req.routeOptions.url ?? '')) return;
     if (isBanned(req.ip, await activeBans(tenantOf(req)))) throw new ApiError(403, M.banned);
   });
 
   // before the answer goes out (onSend), so the next attempt already sees the count
   app.addHook('onSend', async (req, reply, payload) => {
-    if (req.routeOptions.url !== TOKEN_PATH || req.method !== 'POST' || reply.statusCode !== 400) return payload;
+    if (req.method !== 'POST' || reply.statusCode !== 400 || !LOGIN_PATHS.has(req.routeOptions.url ?? '')) return payload;
     const params = { ...((req.query ?? {}) as Record<string, unknown>), ...((req.body && typeof req.body === 'object' ? req.body : {}) as Record<string, unknown>) };
     if (params.grant_type === 'refresh_token' || isLoopback(req.ip)) return payload;
     await countFailure(normaliseIp(req.ip)).catch((e: unknown) => req.log.error(e));

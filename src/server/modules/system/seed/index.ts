@@ -472,6 +472,8 @@ export async function seedIfEmpty(db: Db, dataDir: string): Promise<SeedResult> 
       { id: nextId(), param_name: '禁用开发者工具', param_key: 'disable_devtool', param_value: '0', remark: '1 = 禁止打开浏览器开发者工具' },
       { id: nextId(), param_name: '文件预览服务', param_key: 'fileViewServer', param_value: '', remark: '在线预览服务地址 (如 kkFileView)；为空时附件直接下载' },
       { id: nextId(), param_name: '日志保留天数', param_key: 'log_retention_days', param_value: '180', remark: '通用、接口、错误日志保留的天数，过期的每 6 小时清理一次 (modules/system/logs.ts)' },
+      { id: nextId(), param_name: 'IP自动封禁失败次数', param_key: 'ban_ip_max_failures', param_value: '20', remark: '同一IP 10 分钟内登录失败达到此次数即自动封禁；0 = 不自动封禁 (modules/system/banip.ts)' },
+      { id: nextId(), param_name: 'IP自动封禁时长(分钟)', param_key: 'ban_ip_minutes', param_value: '60', remark: '自动封禁的时长，到时自动解封 (modules/system/banip.ts)' },
     ]).execute();
   });
   const passwordFile = path.join(dataDir, 'initial-password');
