@@ -38,8 +38,11 @@ interface NewUser {
   tenantId: string;
 }
 
-/** A user an administrator creates (generated password, must change it), with roles of the given aliases. */
-async function createUser(aliases: string[] = ['researcher'], who: Session = admin): Promise<NewUser> {
+/**
+ * A user an administrator creates, with roles of the given aliases. `mustChange` (default false) keeps the mark
+ * of the generated password (the account must change it first); otherwise it is cleared, as after a change.
+ */
+async function createUser(aliases: string[] = ['researcher'], who: Session = admin, mustChange = false): Promise<NewUser> {
   const tenantId = who === other ? '100001' : '000000';
   const p = phone();
   const res = await call(s, who, 'POST', `${U}/submit`, { account: `${TAG}_${++seq}`, name: '小李', realName: '李小华', deptId: who.deptId, phone: p });
@@ -48,6 +51,7 @@ async function createUser(aliases: string[] = ['researcher'], who: Session = adm
   const roleIds = await Promise.all(aliases.map((a) => roleId(a, tenantId)));
   const g = await call(s, who, 'POST', `${U}/grant?userIds=${u.id}&roleIds=${roleIds.join(',')}`);
   expect(g.status, JSON.stringify(g.body)).toBe(200);
+  if (!mustChange) await q(`UPDATE blade_user SET must_change_password = false WHERE id = $1`, [u.id]);
   return { id: u.id, account: u.account, phone: p, password: u.initialPassword, tenantId };
 }
 
@@ -75,7 +79,7 @@ async function setParam(key: string, value: string | null): Promise<void> {
 
 describe('update-password (spec 000 §2.11, §5)', () => {
   it('bad input gives the spec\'s message and changes nothing; a good change works and clears must_change_password', async () => {
-    const u = await createUser();
+    const u = await createUser(['researcher'], admin, true);
     const me = await as(u);
     const before = await hashOf(u.id);
     const cases: Array<[Json, string, string]> = [
@@ -110,9 +114,9 @@ describe('update-password (spec 000 §2.11, §5)', () => {
 
 describe('onboarding status (spec 000 §3.4, §4)', () => {
   it('checkInit: a created account has step 0 pending; who sees which step depends on the role alias', async () => {
-    const researcher = await as(await createUser(['researcher']));
-    const pm = await as(await createUser(['projectManager']));
-    const expert = await as(await createUser(['majorManager']));
+    const researcher = await as(await createUser(['researcher'], admin, true));
+    const pm = await as(await createUser(['projectManager'], admin, true));
+    const expert = await as(await createUser(['majorManager'], admin, true));
     const r = await call(s, researcher, 'GET', `${U}/checkInit`);
     expect(r.body.data).toEqual({ step: 0, hasStep: [0], desc: '请修改初始密码' });
     const p = await call(s, pm, 'GET', `${U}/checkInit`);
@@ -125,7 +129,6 @@ describe('onboarding status (spec 000 §3.4, §4)', () => {
   it('binding and signature are pending only when the parameters ask for them; majorMan never sees them', async () => {
     const u = await createUser(['researcher']);
     const x = await createUser(['majorManager']);
-    await q(`UPDATE blade_user SET must_change_password = false WHERE id = ANY($1::bigint[])`, [[u.id, x.id]]);
     const me = await as(u);
     expect((await call(s, me, 'GET', `${U}/checkInit`)).body.data).toMatchObject({ step: 4, hasStep: [], desc: '已完成' });
     try {
@@ -148,7 +151,6 @@ describe('onboarding status (spec 000 §3.4, §4)', () => {
 
   it('checkPasswordTime reminds after password_update_time months', async () => {
     const u = await createUser();
-    await q(`UPDATE blade_user SET must_change_password = false WHERE id = $1`, [u.id]);
     const me = await as(u);
     const fresh = await call(s, me, 'GET', `${U}/checkPasswordTime`);
     expect(fresh.body.data).toMatchObject({ remind: false, months: 3 });
@@ -295,6 +297,23 @@ describe('SMS codes (spec 000 §4, §5, §9; DESIGN §8)', () => {
     expect((await userRow(u.id)).must_change_password).toBe(false);
     await as(u, 'Abcdef#1');
     expect((await by({ newPassword: 'Abcdef#9', newPassword1: 'Abcdef#9' })).body.msg).toBe('验证码已失效,请重新获取');
+  });
+
+  it('an account with a generated password can do nothing else until it changes it (with a code: onboarding step 0)', async () => {
+    const u = await createUser(['researcher'], admin, true);
+    const me = await as(u);
+    const blocked = await call(s, me, 'GET', '/api/basic/patent/list');
+    expect(blocked.status).toBe(403);
+    expect(blocked.body.msg).toBe('请先修改初始密码');
+    expect((await call(s, me, 'POST', `${U}/update-info`, { id: u.id, isPerfect: true })).status).toBe(403);
+    expect((await userRow(u.id)).is_perfect).toBe(false);
+    for (const url of [`${U}/info`, `${U}/checkInit`, '/api/blade-system/menu/routes']) expect((await call(s, me, 'GET', url)).status, url).toBe(200);
+    const id = (await send({ phone: u.phone, tenantId: '000000', account: u.account }, me)).body.data.id;
+    const ticket = (await call(s, me, 'POST', `${SMS}/validate-message`, { id, phone: u.phone, tenantId: '000000', account: u.account, value: await codeFor(u.phone) })).body.data.code;
+    const changed = await call(s, me, 'POST', `${U}/update-password-by-smscode`, { account: u.account, tenantId: '000000', code: ticket, newPassword: 'Abcdef#1', newPassword1: 'Abcdef#1' });
+    expect(changed.status).toBe(200);
+    expect((await call(s, me, 'GET', '/api/basic/patent/list')).status).toBe(200);
+    expect((await call(s, me, 'GET', `${U}/checkInit`)).body.data).toMatchObject({ step: 4, hasStep: [] });
   });
 
   it('token-by-phone logs in with a login code; a wrong code or an unknown phone does not', async () => {

@@ -11,7 +11,6 @@
  * | POST /api/blade-user/update-phone-by-smscode           | signed in  | my new phone number with its code      |
  * | POST /api/blade-user/register-guest                    | anyone     | a registration awaiting approval       |
  * | POST /api/blade-user/approve-register?userIds=         | admins     | approves registrations (enables them)  |
- * | GET  /api/blade-system/outbox/list                     | admins     | the tenant's sent messages, a page     |
  *
  * send-validate (`phone`, `tenantId`, `purpose`, `account`): `purpose` is `password` (default; `account` names
  * an account of the tenant whose phone this is — onboarding step 0 and 'forgot password'), `login` (the phone
@@ -22,6 +21,9 @@
  * `newPassword1`, `account`, `tenantId`, `code`), whose password rule is the onboarding one (all four character
  * classes, spec 000 §5): the passwords are checked before the ticket is spent. The original encrypts the new
  * password in the browser; here TLS carries it and the server stores only its argon2id hash.
+ *
+ * The outbox administrators read (DESIGN §8) is the read-only resource `system/outbox` (schemas/system/outbox.json:
+ * `GET /api/blade-system/outbox/list|page|detail`, menu 消息发件箱 under 日志管理), over `kc_outbox`.
  *
  * register-guest (spec 000 §2.7, §3.4 register form, §5 order, §8): `tenantId`, `name`, `account`, `password`,
  * `password2`, optional `oauth_id` (a third-party identity not yet bound, blade_user_oauth). Checks in the
@@ -39,7 +41,6 @@ import { Outbox, SmsCodes, SMS_MESSAGES, smsProviderFromEnv, type CodePurpose } 
 import type { Kernel } from '../../app.js';
 import { phoneFault } from '../../../shared/validators/index.js';
 import { PASSWORD_MESSAGES, newPasswordFault, passwordFault } from '../../../shared/validators/password.js';
-import { PAGE_SIZES } from '../../../shared/contract/envelope.js';
 import { setPassword } from './account.js';
 
 type Row = Record<string, unknown>;
@@ -214,28 +215,5 @@ export function registerAccountSmsModule(app: FastifyInstance, k: Kernel, codes 
                          WHERE tenant_id = ${u.tenantId} AND register_status = 1 AND is_deleted = 0 AND id = ANY(${ids}::bigint[])`.execute(db);
     if (!Number(r.numAffectedRows ?? 0)) throw new ApiError(404, 'notFound');
     return ok(Number(r.numAffectedRows), undefined, req.lang);
-  });
-
-  app.get('/api/blade-system/outbox/list', { schema: { tags: ['system/outbox'], summary: 'Messages sent (administrators of the tenant)' } }, async (req) => {
-    const u = req.user!;
-    if (!u.isAdmin) throw new ApiError(403, 'forbidden');
-    const q = req.query as Row;
-    const current = q.current === undefined ? 1 : Number(q.current);
-    const size = q.size === undefined ? 10 : Number(q.size);
-    if (!Number.isInteger(current) || current < 1 || current > 100_000) throw new ApiError(400, 'badParam', { param: 'current' });
-    if (!(PAGE_SIZES as readonly number[]).includes(size)) throw new ApiError(400, 'badPageSize');
-    const recipient = q.recipient === undefined || q.recipient === '' ? null : str(q.recipient);
-    const channel = q.channel === undefined || q.channel === '' ? null : str(q.channel);
-    if (recipient !== null && recipient.length > 255) throw new ApiError(400, 'badParam', { param: 'recipient' });
-    if (channel !== null && channel !== 'sms' && channel !== 'email') throw new ApiError(400, 'badParam', { param: 'channel' });
-    const where = sql`tenant_id = ${u.tenantId} ${recipient !== null ? sql`AND recipient = ${recipient}` : sql``} ${channel !== null ? sql`AND channel = ${channel}` : sql``}`;
-    const [rows, count] = await Promise.all([
-      sql<Row>`SELECT id::text AS id, channel, recipient, subject, content, provider, status, error,
-                      to_char(create_time, 'YYYY-MM-DD HH24:MI:SS') AS "createTime"
-                 FROM kc_outbox WHERE ${where} ORDER BY create_time DESC, id DESC LIMIT ${size} OFFSET ${(current - 1) * size}`.execute(db),
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM (SELECT 1 FROM kc_outbox WHERE ${where} LIMIT ${k.config.countBound}) x`.execute(db),
-    ]);
-    const total = count.rows[0]?.n ?? 0;
-    return ok({ records: rows.rows, total, size, current, pages: Math.ceil(total / size) }, undefined, req.lang);
   });
 }

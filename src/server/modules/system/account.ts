@@ -37,11 +37,19 @@
  * remains (the binding poll proceeds once `step` ≥ 3). `desc` says what remains, in the caller's language.
  * Binding and signature are off unless an administrator sets those parameters: without a messaging app there is
  * nothing to bind to, and a tenant decides whether documents need signatures.
+ *
+ * A generated or reset password is changed before anything else (spec 000 §2.9 step 0; DESIGN §1.3 'the server
+ * enforces'): while `must_change_password` is set, every signed-in API call other than `BEFORE_PASSWORD_CHANGE`
+ * (what the shell needs to start — API_SCOPE_EXEMPT — plus checkInit, showInitPassWord, checkPasswordTime and
+ * the password-change calls) answers 403 请先修改初始密码 before the route runs. The flag is read per user with a
+ * 10-second cache (`MustChangeCache`); this node's password change drops the entry at once. Public routes are
+ * not affected.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ValidationError, ok } from '../../core/envelope.js';
 import { hashPassword, verifyPassword } from '../../core/auth/password.js';
+import { API_SCOPE_EXEMPT } from '../../core/api-scope.js';
 import type { Kernel } from '../../app.js';
 import { assertValid, formValidator } from '../../resources/validate.js';
 import { dataFields } from '../../../shared/schema/derive.js';
@@ -80,7 +88,40 @@ export const ACCOUNT_MESSAGES = {
   step2: { zh: '请完成电子签名', en: 'Please complete your signature' },
   step3: { zh: '请完善个人信息', en: 'Please complete your personal information' },
   done: { zh: '已完成', en: 'Complete' },
+  changeFirst: { zh: '请先修改初始密码', en: 'Please change the initial password first' },
 } as const;
+
+/** `METHOD url` of the signed-in calls an account with a generated or reset password may make. */
+export const BEFORE_PASSWORD_CHANGE: ReadonlySet<string> = new Set([
+  ...API_SCOPE_EXEMPT.map((e) => `${e.method} ${e.url}`),
+  'GET /api/blade-user/checkInit',
+  'GET /api/blade-user/showInitPassWord',
+  'GET /api/blade-user/checkPasswordTime',
+  'POST /api/blade-user/update-password',
+  'POST /api/blade-user/update-password-by-smscode',
+  'POST /api/blade-resource/sms/endpoint/send-validate',
+  'POST /api/blade-resource/sms/endpoint/validate-message',
+]);
+
+/** Per user `must_change_password`, cached 10 s (at most 10,000 users; then it starts over). */
+class MustChangeCache {
+  private readonly entries = new Map<string, { must: boolean; at: number }>();
+  async get(db: Db, tenantId: string, userId: string): Promise<boolean> {
+    const key = `${tenantId}:${userId}`;
+    const hit = this.entries.get(key);
+    if (hit && Date.now() - hit.at < 10_000) return hit.must;
+    const r = await sql<{ must: boolean }>`SELECT must_change_password AS must FROM blade_user WHERE id = ${userId}::bigint AND tenant_id = ${tenantId}`.execute(db);
+    const must = r.rows[0]?.must === true;
+    if (this.entries.size >= 10_000) this.entries.clear();
+    this.entries.set(key, { must, at: Date.now() });
+    return must;
+  }
+  forget(tenantId: string, userId: string): void {
+    this.entries.delete(`${tenantId}:${userId}`);
+  }
+}
+
+const mustChange = new MustChangeCache();
 
 /** Role aliases with a meaning for onboarding (spec 000 §4, §6). */
 export const PROJECT_MAN = 'projectMan';
@@ -115,6 +156,13 @@ const msg = (m: { zh: string; en: string }, lang: Lang) => m[lang];
 export function registerAccountModule(app: FastifyInstance, k: Kernel): void {
   const db = k.database.db;
   const tags = ['user/account'];
+
+  app.addHook('preHandler', async (req) => {
+    const u = req.user;
+    if (!u || req.routeOptions.config?.public || !req.url.startsWith('/api/')) return;
+    if (BEFORE_PASSWORD_CHANGE.has(`${req.method} ${req.routeOptions.url}`)) return;
+    if (await mustChange.get(db, u.tenantId, u.userId)) throw new ApiError(403, ACCOUNT_MESSAGES.changeFirst);
+  });
 
   async function info(tenantId: string, userId: string): Promise<Row> {
     const r = await sql<Row & { deptId: string | null }>`
@@ -262,4 +310,5 @@ export async function setPassword(db: Db, tenantId: string, userId: string, plai
   await sql`UPDATE blade_user SET password = ${hash}, must_change_password = false, password_time = now(), fail_count = 0, lock_until = NULL,
                    update_user = ${userId}::bigint, update_time = now()
              WHERE id = ${userId}::bigint AND tenant_id = ${tenantId} AND is_deleted = 0`.execute(db);
+  mustChange.forget(tenantId, userId);
 }

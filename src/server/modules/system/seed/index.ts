@@ -114,6 +114,8 @@ const ORG_MENUS: MenuSeed[] = [
       { code: 'log_usual', name: '通用日志', nameEn: 'Usual log', path: '/system/log-usual', resource: 'system/log-usual', grant: [ROLE.admin], children: [{ code: 'log_usual_view', name: '查看通用日志', nameEn: 'View usual log', category: 2, grant: [ROLE.admin] }] },
       { code: 'log_api', name: '接口日志', nameEn: 'API log', path: '/system/log-api', resource: 'system/log-api', grant: [ROLE.admin], children: [{ code: 'log_api_view', name: '查看接口日志', nameEn: 'View API log', category: 2, grant: [ROLE.admin] }] },
       { code: 'log_error', name: '错误日志', nameEn: 'Error log', path: '/system/log-error', resource: 'system/log-error', grant: [ROLE.admin], children: [{ code: 'log_error_view', name: '查看错误日志', nameEn: 'View error log', category: 2, grant: [ROLE.admin] }] },
+      // every SMS and e-mail sent (issue 10; DESIGN §8 Messages out; src/server/core/outbox.ts)
+      { code: 'outbox', name: '消息发件箱', nameEn: 'Outbox', path: '/system/outbox', resource: 'system/outbox', grant: [ROLE.admin], children: [{ code: 'outbox_view', name: '查看消息', nameEn: 'View messages', category: 2, grant: [ROLE.admin] }] },
     ],
   },
 ];
