@@ -23,7 +23,7 @@
  * |                                       | password}]`; the user must change it at the next login                   |
  * | POST setExpert (userIds, isExpert)    | `is_expert` and the expert role (parameter `expert_role`)                 |
  * | POST unlock (userIds)                 | ends a lock of 5 failed logins (fail_count 0, lock_until NULL)            |
- * | GET export-user                       | the filtered users as an xlsx workbook, streamed (exceljs)               |
+ * | GET export-user                       | the filtered users as an xlsx workbook, streamed (users-export.ts)       |
  * | GET check-user-by-phone?phone=        | `true` when a live user of the tenant has this phone number              |
  *
  * Every list and detail answer adds, per user: `roleId` (comma list), `roleName`, `deptName`, `locked` (a lock
@@ -36,7 +36,7 @@
  * (export-user); administrators of the tenant pass. Users of another tenant do not exist for the caller (404,
  * nothing changes); platform-detail and update-platform are for administrators of tenant 000000 only (403).
  *
- * Rules (in the submit's transaction, after the form's own rules): the account is unique among the live users
+ * Rules (hooks in user-state.ts, in the submit's transaction, after the form's own rules): the account is unique among the live users
  * of the tenant (账号已存在, field `account`; one writer per tenant at a time, so two submits cannot race);
  * a valid ID number sets sex and birthday (spec 000 §5 'derived from it') and is stored with an upper-case X.
  *
@@ -56,8 +56,6 @@
  * names when it belongs to the caller's tenant, else the tenant's role with the same alias, else none (only
  * `is_expert` changes).
  */
-import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ValidationError, ok } from '../../core/envelope.js';
@@ -70,11 +68,12 @@ import { isId } from '../../../shared/contract/ids.js';
 import { PLATFORM_TENANT } from '../../../shared/contract/tenancy.js';
 import { buttonCode } from '../../../shared/contract/grants.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
-import { idCardInfo, normaliseIdCard, phoneFault } from '../../../shared/validators/index.js';
+import { phoneFault } from '../../../shared/validators/index.js';
 import type { TokenService } from '../../core/auth/tokens.js';
 import { revokeUserSessions } from './sessions.js';
+import { sendUserWorkbook } from './users-export.js';
 import { writeAudit } from '../../resources/audit.js';
-import { applyStatus, checkQuota, statusOf, userSubmitState, type UserSubmitState } from './user-state.js';
+import { initialPasswords, registerUserRules, statusOf, userSubmitState, type UserSubmitState } from './user-state.js';
 
 export const USER_RESOURCE = 'system/user';
 
@@ -91,17 +90,12 @@ export const USER_BUTTONS = {
 const MAX_IDS = 1000;
 /** The most users a reset may name (each costs one argon2id hash). */
 const MAX_RESET = 100;
-/** The most rows an export writes. */
-const MAX_EXPORT = 100_000;
-const EXPORT_PAGE = 500;
 
 type Row = Record<string, unknown>;
 
 const M = {
-  accountExists: { zh: '账号已存在', en: 'This account already exists' },
   roleMissing: { zh: '所选角色不存在', en: 'A selected role does not exist' },
   rolesRequired: { zh: '请选择至少一个角色', en: 'Please select at least one role' },
-  removeSelf: { zh: '不能删除当前登录用户', en: 'You cannot remove the account you are signed in with' },
   tooMany: { zh: '一次最多处理 {n} 个用户', en: 'At most {n} users at a time' },
   userType: { zh: '请选择用户平台', en: 'Please select the platform' },
 } as const;
@@ -114,8 +108,6 @@ const fill = (m: { zh: string; en: string }, p: Record<string, unknown>) => ({
 /** The fields reads add to a user record (`decorate`, and the initial password of a submit): never written. */
 const READ_ONLY = ['roleId', 'roleName', 'deptName', 'locked', 'lockUntil', 'mustChangePassword', 'initialPassword'];
 
-/** Plain-text passwords of accounts created in this process, keyed by the saved record (read once by submit). */
-const initialPasswords = new WeakMap<object, string>();
 
 /**
  * A comma list of ids (`userIds`, `roleIds`) from the query or the body (a string, a number or an array);
@@ -180,7 +172,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
     return rows.rows;
   };
 
-  registerHooks(engine, tokens);
+  registerUserRules(engine, tokens); // the record's rules, state and sessions (user-state.ts)
 
   /** The audit row of an administration call on users `ids` (resources/audit.ts; never a password). */
   const audit = (trx: Db, user: AuthUser, req: FastifyRequest, action: string, ids: string[], detail?: Row) =>
@@ -426,78 +418,9 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
     delete q.current;
     delete q.size;
     const r = resource();
-    // the first page before any byte is sent: a bad filter is still a 400 in the envelope
-    const first = await engine.page(r, user, { ...q, current: '1', size: String(EXPORT_PAGE) }, extra);
-    const lang = req.lang;
-    const pass = new PassThrough();
-    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true });
-    const ws = wb.addWorksheet(lang === 'en' ? 'Users' : '用户');
-    ws.columns = EXPORT_COLUMNS.map((c) => ({ header: lang === 'en' ? c.en : c.zh, key: c.key, width: c.width }));
-    ws.getRow(1).font = { bold: true };
-    ws.getRow(1).commit();
-    const write = async () => {
-      let page = first;
-      let written = 0;
-      for (let current = 1; ; current++) {
-        if (current > 1) page = await engine.page(r, user, { ...q, current: String(current), size: String(EXPORT_PAGE) }, extra);
-        const records = await decorate(page.records as Row[], lang);
-        for (const rec of records) {
-          ws.addRow(exportRow(rec, lang)).commit();
-          if (++written >= MAX_EXPORT) break;
-        }
-        if (records.length < EXPORT_PAGE || written >= MAX_EXPORT) break;
-        if (pass.writableNeedDrain) await new Promise((res) => pass.once('drain', res)); // keep pace with the reader
-      }
-      ws.commit();
-      await wb.commit();
-    };
-    write().catch((e) => {
-      req.log.error(e);
-      pass.destroy(e as Error);
-    });
-    const name = `${lang === 'en' ? 'users' : '用户数据'}${stamp()}.xlsx`;
-    return reply
-      .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('content-disposition', `attachment; filename="users${stamp()}.xlsx"; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .header('cache-control', 'no-store')
-      .send(pass);
+    const page = async (current: number, size: number) => decorate((await engine.page(r, user, { ...q, current: String(current), size: String(size) }, extra)).records as Row[], req.lang);
+    return sendUserWorkbook(req, reply, page);
   });
-}
-
-/** yyyyMMddHHmmss of now (spec 002 §7: downloads are named with it). */
-function stamp(): string {
-  const d = new Date();
-  const two = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}${two(d.getMonth() + 1)}${two(d.getDate())}${two(d.getHours())}${two(d.getMinutes())}${two(d.getSeconds())}`;
-}
-
-const SEX = { 1: { zh: '男', en: 'Male' }, 2: { zh: '女', en: 'Female' }, 3: { zh: '未知', en: 'Unknown' } } as Record<number, { zh: string; en: string }>;
-
-/** The columns of export-user, in order (header zh / en). */
-const EXPORT_COLUMNS = [
-  { key: 'account', zh: '登录账号', en: 'Account', width: 18 },
-  { key: 'realName', zh: '用户姓名', en: 'Name', width: 14 },
-  { key: 'name', zh: '用户昵称', en: 'Nickname', width: 14 },
-  { key: 'deptName', zh: '所属部门', en: 'Department', width: 22 },
-  { key: 'roleName', zh: '所属角色', en: 'Roles', width: 24 },
-  { key: 'phone', zh: '手机号码', en: 'Phone', width: 15 },
-  { key: 'email', zh: '电子邮箱', en: 'E-mail', width: 24 },
-  { key: 'sex', zh: '性别', en: 'Sex', width: 8 },
-  { key: 'birthday', zh: '出生日期', en: 'Birth date', width: 12 },
-  { key: 'isExpert', zh: '评审专家', en: 'Expert reviewer', width: 10 },
-  { key: 'locked', zh: '已锁定', en: 'Locked', width: 8 },
-  { key: 'createTime', zh: '创建时间', en: 'Created', width: 20 },
-] as const;
-
-function exportRow(rec: Row, lang: Lang): Row {
-  const yes = lang === 'en' ? 'Yes' : '是';
-  const no = lang === 'en' ? 'No' : '否';
-  const out: Row = {};
-  for (const c of EXPORT_COLUMNS) out[c.key] = rec[c.key] ?? '';
-  out.sex = typeof rec.sex === 'number' && SEX[rec.sex] ? SEX[rec.sex][lang] : '';
-  out.isExpert = rec.isExpert ? yes : no;
-  out.locked = rec.locked ? yes : no;
-  return out;
 }
 
 /**
@@ -514,41 +437,4 @@ async function expertRole(trx: Db, tenantId: string): Promise<string | null> {
        AND (id = ${named}::bigint OR role_alias = (SELECT role_alias FROM blade_role WHERE id = ${named}::bigint))
      ORDER BY (id = ${named}::bigint) DESC, parent_id, id LIMIT 1`.execute(trx);
   return r.rows[0]?.id ?? null;
-}
-
-/** The rules of the user record the form cannot state (see the module comment), as engine hooks. */
-function registerHooks(engine: ResourceEngine, tokens: TokenService): void {
-  engine.hooks(USER_RESOURCE, {
-    async beforeSubmit({ user, trx, record, existing, isNew }) {
-      // one user writer per tenant at a time: the uniqueness check below cannot race
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${`blade_user:${user.tenantId}`}))`.execute(trx);
-      const self = isNew ? sql`` : sql`AND id <> ${String(existing!.id)}::bigint`;
-      const dup = await sql`SELECT 1 FROM blade_user WHERE tenant_id = ${user.tenantId} AND account = ${record.account} AND is_deleted = 0 ${self} LIMIT 1`.execute(trx);
-      if (dup.rows.length) throw new ValidationError([{ field: 'account', message: M.accountExists.zh, messageEn: M.accountExists.en }]);
-      if (isNew) await checkQuota(trx, user.tenantId); // the tenant's account quota (user-state.ts)
-      if (typeof record.idcard === 'string' && record.idcard !== '') {
-        const idcard = normaliseIdCard(record.idcard);
-        record.idcard = idcard;
-        const info = idCardInfo(idcard);
-        if (info) {
-          record.sex = info.sex;
-          record.birthday = info.birthday;
-        }
-      }
-    },
-    async afterSubmit({ trx, saved, isNew, user, existing }) {
-      await applyStatus(trx, user, saved, existing);
-      if (!isNew) return;
-      const plain = generatePassword();
-      await sql`UPDATE blade_user SET password = ${await hashPassword(plain)}, must_change_password = true, password_time = now()
-                 WHERE id = ${String(saved.id)}::bigint`.execute(trx);
-      initialPasswords.set(saved, plain);
-    },
-    beforeRemove({ user, ids }) {
-      if (ids.includes(user.userId)) throw new ApiError(400, M.removeSelf);
-    },
-    async afterCommit({ action, ids }) {
-      if (action === 'remove') await revokeUserSessions(tokens, engine.db, ids); // a removed user's sessions end
-    },
-  });
 }
