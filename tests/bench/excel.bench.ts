@@ -20,7 +20,9 @@
  *    workbook writer), timed to the job's end, then the file is downloaded and its size printed.
  *
  * Printed: seconds, rows per second, the server's peak RSS during each step and a verdict line per step
- * against the budget (under 30 s, server under 300 MB). The exit code is 0 whatever the figures (a benchmark
+ * against the budget (under 30 s, server under 300 MB). `BENCH_SERVER_NODE_OPTIONS` is passed to the server as
+ * NODE_OPTIONS (e.g. `--max-old-space-size=160`, a heap cap: V8 otherwise grows its heap with the allocation
+ * rate long before it collects). The exit code is 0 whatever the figures (a benchmark
  * is not a test); non-zero only when something fails. `BENCH_ROWS` changes the row count.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -87,7 +89,7 @@ async function main(): Promise<void> {
     say(`starting the server (data in ${dataDir}) ...`);
     server = spawn(path.join(repo, 'node_modules/.bin/tsx'), [path.join(repo, 'tests/bench/excel.bench.ts'), '--server'], {
       cwd: repo,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PG_PORT: String(await freePort()), NODE_ENV: 'production' },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PG_PORT: String(await freePort()), NODE_ENV: 'production', ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     server.stdout!.on('data', () => undefined);

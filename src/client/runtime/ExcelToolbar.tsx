@@ -219,7 +219,7 @@ export function ExcelToolbar({ resource, params, listEndpoint = 'list', selected
     <>
       {msgHolder}
       {modalHolder}
-      <Space wrap className="kc-excel-toolbar">
+      <Space wrap className="kc-excel-toolbar" style={{ marginLeft: 8, marginBottom: 12 }}>
         {exportCode && (
           <Button icon={<ExportOutlined />} disabled={!templateId} onClick={exportData}>
             {t('rt.excel.export')}
