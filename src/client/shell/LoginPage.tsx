@@ -5,7 +5,8 @@
  *   words it, and a failed attempt fetches a new captcha (each is single use);
  * - phone: phone and SMS code (PhoneLogin.tsx, token-by-phone).
  * The tenant is given by the domain when one is configured for it (`GET /api/blade-system/tenant/info?domain=`):
- * its field is then hidden. 注册账号 opens the register dialog (RegisterDialog.tsx). Social sign-in is not
+ * its field is then hidden. 注册账号 opens the register dialog (RegisterDialog.tsx), 忘记密码 the password reset
+ * by SMS code (ForgotPasswordDialog.tsx). Social sign-in is not
  * offered: it needs openid-client, which this tree does not have. After login the user's roles are loaded:
  * one role is chosen at once, several go to /home (role selection).
  */
@@ -19,6 +20,7 @@ import { getSession, updateSession, type SessionRole } from '../runtime/session.
 import { LangSwitch } from './LangSwitch.js';
 import { PhoneLogin } from './PhoneLogin.js';
 import { RegisterDialog } from './RegisterDialog.js';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog.js';
 
 interface Captcha {
   key: string;
@@ -42,6 +44,7 @@ export function LoginPage() {
   const [form] = Form.useForm();
   const [domainTenant, setDomainTenant] = useState<string | null>(null);
   const [registering, setRegistering] = useState(false);
+  const [forgot, setForgot] = useState(false);
 
   // the tenant serving this domain, when one is configured (spec 000 §7 'tenant info by domain')
   useEffect(() => {
@@ -163,8 +166,12 @@ export function LoginPage() {
           <Button type="link" onClick={() => setRegistering(true)}>
             {t('login.register')}
           </Button>
+          <Button type="link" onClick={() => setForgot(true)}>
+            {t('login.forgot')}
+          </Button>
         </div>
         <RegisterDialog open={registering} tenantId={domainTenant ?? undefined} onClose={() => setRegistering(false)} />
+        <ForgotPasswordDialog open={forgot} tenantId={domainTenant ?? undefined} onClose={() => setForgot(false)} />
       </Card>
     </div>
   );

@@ -4,7 +4,7 @@
  * server: the form of schemas/_pages/userinfo.json filled from `info`, read-only fields, a required field left
  * empty (its message, nothing posted), the ID number giving sex and birthday, a server field error on its
  * field, the research fields for project managers only, the password form's rules; the register dialog's
- * checks in the spec's order and its success notice.
+ * checks in the spec's order and its success notice; the forgotten-password dialog.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
@@ -12,6 +12,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { UserInfoPage } from './UserInfoPage.js';
 import { RegisterDialog, registerFault } from './RegisterDialog.js';
+import { ForgotPasswordDialog } from './ForgotPasswordDialog.js';
 import { fail, ok, renderApp, setLang, type FakeServer } from '../runtime/test-utils.js';
 import { baseServer, signInAs } from '../runtime/fixtures.js';
 import { getSession } from '../runtime/session.js';
@@ -141,5 +142,32 @@ describe('RegisterDialog', () => {
     expect(screen.getAllByText('注册提示').length).toBeGreaterThan(0);
     expect(closed).toBe(true);
     expect(getSession().token).toBeUndefined();
+  });
+});
+
+describe('ForgotPasswordDialog', () => {
+  it('sends a password code for the account\'s phone, then changes the password with the strict rule', async () => {
+    server.on('POST', '/api/blade-resource/sms/endpoint/send-validate', { id: '9' });
+    server.on('POST', '/api/blade-resource/sms/endpoint/validate-message', { code: 't-9' });
+    server.on('POST', '/api/blade-user/update-password-by-smscode', true);
+    let closed = false;
+    renderApp(<ForgotPasswordDialog open onClose={() => (closed = true)} />);
+    fireEvent.change(await screen.findByLabelText('账号'), { target: { value: 'kyry' } });
+    fireEvent.change(screen.getByLabelText('手机号码'), { target: { value: '13812345678' } });
+    await waitFor(() => expect(screen.getByRole('button', { name: /获取验证码$/ })).toHaveProperty('disabled', false));
+    fireEvent.click(screen.getByRole('button', { name: /获取验证码$/ }));
+    await waitFor(() => expect(server.calls('/api/blade-resource/sms/endpoint/send-validate')).toHaveLength(1));
+    expect(server.calls('/api/blade-resource/sms/endpoint/send-validate')[0].body).toEqual({ phone: '13812345678', tenantId: '000000', purpose: 'password', account: 'kyry' });
+    fireEvent.change(screen.getByLabelText('短信验证码'), { target: { value: '123456' } });
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'abcdefg1' } });
+    fireEvent.change(screen.getByLabelText('确认密码'), { target: { value: 'abcdefg1' } });
+    fireEvent.click(within(document.querySelector('.kc-forgot') as HTMLElement).getByRole('button', { name: /确\s?定/ }));
+    expect((await screen.findAllByText('密码长度为8-16位,且必须包含大小写字母、数字和特殊符号')).length).toBeGreaterThan(0);
+    expect(server.calls('/api/blade-resource/sms/endpoint/validate-message')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'Abcdef#1' } });
+    fireEvent.change(screen.getByLabelText('确认密码'), { target: { value: 'Abcdef#1' } });
+    fireEvent.click(within(document.querySelector('.kc-forgot') as HTMLElement).getByRole('button', { name: /确\s?定/ }));
+    await waitFor(() => expect(closed).toBe(true));
+    expect(server.calls('/api/blade-user/update-password-by-smscode')[0].body).toEqual({ newPassword: 'Abcdef#1', newPassword1: 'Abcdef#1', account: 'kyry', tenantId: '000000', code: 't-9' });
   });
 });
