@@ -259,7 +259,7 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
         ))}
       </Space>
       {/* Excel export / import / template beside them (spec 002 §2); after an import: page 1 with 500 rows (§4) */}
-      <ExcelToolbar resource={resource} params={query.params} listEndpoint={endpoint} selected={selected} onImported={() => (setQuery((q) => ({ ...q, current: 1, size: 500 })), refresh())} />
+      <ExcelToolbar resource={resource} params={filters} listEndpoint={endpoint} selected={selected} onImported={() => (setQuery((q) => ({ ...q, current: 1, size: 500 })), refresh())} />
       <Table<Row>
         rowKey={(r) => String(r[keyField])}
         size="middle"
