@@ -116,6 +116,21 @@ describe('definitions: shipped, uploaded, refused', () => {
     expect(await countRows(s, 'flow_definition')).toBe(defs);
     expect(await countRows(s, 'flow_model')).toBe(models);
   });
+
+  it('the screen’s dialog sends the files it read as JSON: deployed the same way, refused the same way', async () => {
+    const key = `json${Date.now().toString(36)}`;
+    const res = await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { category: 'ui', files: [{ name: `${key}.bpmn`, xml: simple(key) }] });
+    expect(res.status, res.body.msg).toBe(200);
+    expect(res.body.data).toMatchObject([{ processKey: key, version: 1 }]);
+    const defs = await countRows(s, 'flow_definition');
+    const bad = await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { files: [{ name: 'ok.bpmn', xml: simple(`${key}b`) }, { name: 'bad.bpmn', xml: 'not xml' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toMatch(/^bad\.bpmn：不是有效的 BPMN 2\.0 文件/);
+    expect((await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { files: [{ name: 'a.txt', xml: simple('t') }] })).body.msg).toBe('只能上传 .bpmn 或 .xml 流程文件：a.txt');
+    expect((await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { files: [] })).body.msg).toBe('请选择要上传的文件');
+    expect((await call(s, kyry, 'POST', `${FLOW}/manager/deploy-upload`, { files: [{ name: 'x.bpmn', xml: simple('x2') }] })).status).toBe(403);
+    expect(await countRows(s, 'flow_definition')).toBe(defs);
+  });
 });
 
 describe('the leave request: claim, complete through the gateways, survive a restart', () => {

@@ -99,6 +99,7 @@ import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
+import { BpmnFileInput, BPMN_FILE_TEXTS } from './BpmnFileInput.js';
 
 type AnyNode = Record<string, any>;
 const cp = (n: AnyNode) => (n['x-component-props'] ?? {}) as AnyNode;
@@ -744,6 +745,8 @@ registerComponent({
 registerComponent({ name: 'ExamineTimeline', component: ExamineTimeline, title: { zh: '审核记录', en: 'Review history' }, group: 'business' });
 // a process instance's diagram with its current and finished nodes (bpmn-js loads lazily: BpmnCanvas.tsx)
 registerComponent({ name: 'BpmnViewer', component: BpmnViewer, title: { zh: '流程图', en: 'Process diagram' }, group: 'business', texts: BPMN_TEXTS });
+// BPMN files read in the browser for the process models' upload dialog (sent as JSON to deploy-upload)
+registerComponent({ name: 'BpmnFileInput', component: BpmnFileInput, title: { zh: '流程文件', en: 'Process files' }, group: 'business', texts: BPMN_FILE_TEXTS });
 
 if (import.meta.hot) {
   const mine = registeredNames();

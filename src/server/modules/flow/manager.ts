@@ -10,7 +10,8 @@
  *   `deploymentId`, key, name, version, category, `suspensionState` 1 active / 2 suspended, deploy time);
  *   POST `manager/change-state` `{processId, state: 'active' | 'suspend'}`; POST `manager/deploy-upload`
  *   (multipart: `category`, `tenantIds`, `files` — one or more .bpmn/.xml files, each checked before anything
- *   is stored: a refused file stores nothing of the upload, 400 with the file's name and the reason);
+ *   is stored: a refused file stores nothing of the upload, 400 with the file's name and the reason; the same
+ *   as JSON `{category, tenantIds, files: [{name, xml}]}` from the screen's dialog, BpmnFileInput);
  *   POST `manager/delete-deployment?deploymentIds=` — refused while an instance of it runs.
  * - GET `follow/list`: running instances; POST `follow/delete-process-instance` `{processInstanceId,
  *   deleteReason}`: ends an instance (reason required), its open tasks and their to-dos.
@@ -145,20 +146,39 @@ export function registerManagerRoutes(app: FastifyInstance, db: Db, engine: Reso
   // the upload: its own scope, so the multipart parser serves only it
   void app.register(async (scope) => {
     await scope.register(multipart, { attachFieldsToBody: true, throwFileSizeLimit: false, limits: { fileSize: 2 * 1024 * 1024, files: 20, fields: 10, fieldSize: 10_000, parts: 40 } });
-    scope.post(`${base}/manager/deploy-upload`, { schema: { tags, summary: 'Uploads and deploys BPMN 2.0 files (multipart: category, tenantIds, files)' } }, async (req: FastifyRequest) => {
+    scope.post(`${base}/manager/deploy-upload`, { schema: { tags, summary: 'Uploads and deploys BPMN 2.0 files (multipart: category, tenantIds, files; or JSON with the files read)' } }, async (req: FastifyRequest) => {
       const u = adminOnly(req.user);
-      if (!req.isMultipart()) throw new ApiError(400, 'fileRequired');
-      // the parser has read every part (attachFieldsToBody): text fields and files side by side in the body
-      const body = (req.body ?? {}) as Record<string, unknown>;
       const fields: Row = {};
       const files: Array<{ name: string; xml: string }> = [];
-      for (const value of Object.values(body)) {
-        for (const part of (Array.isArray(value) ? value : [value]) as Array<{ type?: string; fieldname: string; value?: unknown; filename?: string; toBuffer?: () => Promise<Buffer>; file?: { truncated?: boolean } }>) {
-          if (part?.type === 'file') {
-            if (part.file?.truncated) throw new ApiError(400, { zh: `文件 ${part.filename} 超过 2MB`, en: `The file ${part.filename} is larger than 2 MB` });
-            if (!/\.(bpmn|xml)$/i.test(part.filename ?? '')) throw new ApiError(400, { zh: `只能上传 .bpmn 或 .xml 流程文件：${part.filename}`, en: `Only .bpmn or .xml process files can be uploaded: ${part.filename}` });
-            files.push({ name: (part.filename ?? 'process.bpmn').slice(0, 255), xml: (await part.toBuffer!()).toString('utf8') });
-          } else if (part?.type === 'field') fields[part.fieldname] = part.value;
+      const fileName = (n: string) => {
+        if (!/\.(bpmn|xml)$/i.test(n)) throw new ApiError(400, { zh: `只能上传 .bpmn 或 .xml 流程文件：${n}`, en: `Only .bpmn or .xml process files can be uploaded: ${n}` });
+        return n.slice(0, 255);
+      };
+      const tooLarge = (n: string) => new ApiError(400, { zh: `文件 ${n} 超过 2MB`, en: `The file ${n} is larger than 2 MB` });
+      if (req.isMultipart()) {
+        // the parser has read every part (attachFieldsToBody): text fields and files side by side in the body
+        const body = (req.body ?? {}) as Record<string, unknown>;
+        for (const value of Object.values(body)) {
+          for (const part of (Array.isArray(value) ? value : [value]) as Array<{ type?: string; fieldname: string; value?: unknown; filename?: string; toBuffer?: () => Promise<Buffer>; file?: { truncated?: boolean } }>) {
+            if (part?.type === 'file') {
+              if (part.file?.truncated) throw tooLarge(String(part.filename));
+              files.push({ name: fileName(part.filename ?? ''), xml: (await part.toBuffer!()).toString('utf8') });
+            } else if (part?.type === 'field') fields[part.fieldname] = part.value;
+          }
+        }
+      } else {
+        // the screen's dialog (BpmnFileInput) sends the files it read as JSON: {category, tenantIds, files: [{name, xml}]}
+        const b = req.body;
+        if (!b || typeof b !== 'object' || Array.isArray(b)) throw new ApiError(400, 'fileRequired');
+        const body = b as Row;
+        fields.category = body.category;
+        fields.tenantIds = Array.isArray(body.tenantIds) ? body.tenantIds.join(',') : body.tenantIds;
+        for (const f of Array.isArray(body.files) ? body.files : []) {
+          const name = f && typeof f === 'object' && typeof (f as Row).name === 'string' ? String((f as Row).name) : '';
+          const xml = f && typeof f === 'object' && typeof (f as Row).xml === 'string' ? String((f as Row).xml) : null;
+          if (xml === null) throw new ApiError(400, 'fileRequired');
+          if (Buffer.byteLength(xml) > 2 * 1024 * 1024) throw tooLarge(name);
+          files.push({ name: fileName(name), xml });
         }
       }
       if (files.length === 0) throw new ApiError(400, 'fileRequired');
