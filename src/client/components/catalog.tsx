@@ -100,6 +100,7 @@ import { Chart } from './Chart.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
 import { BpmnFileInput, BPMN_FILE_TEXTS } from './BpmnFileInput.js';
+import { DuplicateResult, DUPLICATE_TEXTS } from './DuplicateResult.js';
 
 type AnyNode = Record<string, any>;
 const cp = (n: AnyNode) => (n['x-component-props'] ?? {}) as AnyNode;
@@ -747,6 +748,8 @@ registerComponent({ name: 'ExamineTimeline', component: ExamineTimeline, title: 
 registerComponent({ name: 'BpmnViewer', component: BpmnViewer, title: { zh: '流程图', en: 'Process diagram' }, group: 'business', texts: BPMN_TEXTS });
 // BPMN files read in the browser for the process models' upload dialog (sent as JSON to deploy-upload)
 registerComponent({ name: 'BpmnFileInput', component: BpmnFileInput, title: { zh: '流程文件', en: 'Process files' }, group: 'business', texts: BPMN_FILE_TEXTS });
+// a duplicate-check task's result: figures, sources, the two texts side by side with the matches highlighted (issue 15)
+registerComponent({ name: 'DuplicateResult', component: DuplicateResult, title: { zh: '查重结果', en: 'Duplicate-check result' }, group: 'business', texts: DUPLICATE_TEXTS });
 
 if (import.meta.hot) {
   const mine = registeredNames();

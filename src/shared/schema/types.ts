@@ -243,6 +243,11 @@ export interface ResourceSchema {
   flow?: FlowSpec;
   /** Removal refused while other rows reference the record (write.ts; see `RemoveGuard`). */
   removeGuard?: RemoveGuard[];
+  /**
+   * `GET <api>/checkRepeat?id=` compares a record's texts (label, long texts, attachments) with the library kinds
+   * listed (default: the resource's own area) through the duplicate-checking module (src/server/modules/duplicate).
+   */
+  duplicateCheck?: { library?: Array<'file' | 'achievement' | 'project' | 'portal'> };
 }
 
 /**

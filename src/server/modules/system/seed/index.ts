@@ -209,6 +209,15 @@ export const MENUS: MenuSeed[] = [
       { code: 'flow_follow', name: '流程跟踪', nameEn: 'Running processes', path: '/work/flow/follow', resource: 'flow/instance', roles: [ROLE.admin], grant: [ROLE.admin] },
     ],
   },
+  // duplicate checking (modules/duplicate, issue 15): files, tasks with their results, algorithms
+  {
+    code: 'duplicate', name: '查重管理', nameEn: 'Duplicate checking', path: '/duplicate', source: 'DiffOutlined', grant: [ROLE.admin, ROLE.researchManagement],
+    children: [
+      { code: 'duplicate_file', name: '查重文件', nameEn: 'Files to check', path: '/duplicate/file', resource: 'duplicate/file', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('duplicate_file', '查重文件', 'file', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin, ROLE.researchManagement], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
+      { code: 'duplicate_task', name: '查重任务', nameEn: 'Check tasks', path: '/duplicate/duplicatetask', resource: 'duplicate/duplicatetask', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('duplicate_task', '查重任务', 'task', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin, ROLE.researchManagement], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
+      { code: 'duplicate_algorithm', name: '查重算法', nameEn: 'Algorithms', path: '/duplicate/duplicatealgorithm', resource: 'duplicate/duplicatealgorithm', grant: [ROLE.admin], children: buttons('duplicate_algorithm', '查重算法', 'algorithm', ADMINS) },
+    ],
+  },
   {
     code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', grant: [ROLE.admin],
     children: [
@@ -283,7 +292,7 @@ export const MENUS: MenuSeed[] = [
 
 /** The seeded top menus: code, names, icon, and the codes of the top-level menus each holds. */
 export const TOP_MENUS = [
-  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement'] },
+  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement', 'duplicate'] },
   { code: 'admin', name: '系统管理', nameEn: 'Administration', source: 'SettingOutlined', menus: ['system'] },
 ];
 

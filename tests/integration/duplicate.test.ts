@@ -1,0 +1,315 @@
+/**
+ * Duplicate checking (issue 15; DESIGN §8; spec 001 §7 /duplicate): files uploaded through put-file and
+ * submitted as duplicate/file are extracted (.docx built here with PizZip, .pdf written here, .txt), a .doc, a
+ * damaged file or bad input is refused with its message and stores nothing; a task runs as a job and getResult
+ * gives the overall and per-source similarity and the passages with offsets in both texts (a copy is 100 %,
+ * unrelated texts near 0 %, planted passages found where they were planted, the same figures every time);
+ * another tenant's library is never used and its users see nothing; callers without the menus get 403;
+ * algorithms are validated; project/baseinfo/checkRepeat checks a project against the other projects.
+ */
+import PizZip from 'pizzip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { researchText, rng } from '../bench/duplicate-corpus.js';
+import { coreOf, normaliseText } from '../../src/server/modules/duplicate/text.js';
+import { EXTRACT_MESSAGES } from '../../src/server/modules/duplicate/extract.js';
+
+let s: TestServer;
+let admin: Session;
+let kygl: Session;
+let kyry: Session;
+let other: Session; // administrator of tenant 100001
+
+const PUT = '/api/blade-resource/oss/endpoint/put-file';
+const TAG = `dup${Date.now().toString(36)}`;
+
+/** A .docx with one paragraph per line of `text` (a minimal WordprocessingML package). */
+function docx(text: string): Buffer {
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const body = text.split('\n').map((l) => `<w:p><w:r><w:t xml:space="preserve">${esc(l)}</w:t></w:r></w:p>`).join('');
+  const zip = new PizZip();
+  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
+  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
+  return zip.generate({ type: 'nodebuffer' });
+}
+
+/** A one-page PDF showing `lines` (ASCII) in Helvetica, with a correct cross-reference table. */
+function pdf(lines: string[]): Buffer {
+  const stream = `BT /F1 12 Tf 40 750 Td 16 TL ${lines.map((l) => `(${l.replace(/[()\\]/g, '')}) Tj T*`).join(' ')} ET`;
+  const objs = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objs.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+async function multipart(fileName: string, bytes: Buffer) {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+  const res = new Response(form);
+  return { payload: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
+}
+
+/** Uploads through put-file and answers the attachment item the FileUpload component would keep. */
+async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
+  const mp = await multipart(fileName, bytes);
+  const res = await call(s, who, 'POST', PUT, mp.payload, mp.headers);
+  expect(res.status).toBe(200);
+  return { name: res.body.data.name, link: res.body.data.link, originalName: res.body.data.originalName };
+}
+
+/** Uploads and submits a file to check; answers the submit's response. */
+async function addFile(who: Session, fileName: string, bytes: Buffer, folder?: string) {
+  const item = await upload(who, fileName, bytes);
+  return call(s, who, 'POST', '/api/duplicate/file/submit', { attach: [item], folder: folder ?? TAG });
+}
+
+async function addText(who: Session, name: string, text: string, folder?: string): Promise<Json> {
+  const res = await addFile(who, name, Buffer.from(text, 'utf8'), folder);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+/** Creates a task and waits for it to finish; answers getResult's data. */
+async function runTask(who: Session, fileIds: string[], extra: Json = {}): Promise<Json> {
+  const res = await call(s, who, 'POST', '/api/duplicate/duplicatetask/submit', { name: `${TAG} 任务`, fileIds, library: ['file'], libraryFolder: TAG, ...extra });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = res.body.data.id;
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const d = await call(s, who, 'GET', `/api/duplicate/duplicatetask/detail?id=${id}`);
+    if (d.body.data.taskStatus === 2 || d.body.data.taskStatus === 3) break;
+    if (Date.now() > until) throw new Error(`task ${id} still ${d.body.data.taskStatus}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const r = await call(s, who, 'GET', `/api/duplicate/duplicatetask/getResult?id=${id}`);
+  expect(r.status).toBe(200);
+  return r.body.data;
+}
+
+const lib = rng(7);
+const BASE = normaliseText(researchText(lib, 3000));
+const OTHER = normaliseText(researchText(rng(99), 2000));
+const UNRELATED = '春天来了，公园里的桃花和樱花竞相开放，孩子们在草地上放风筝，老人们在湖边打太极拳，到处是一片欢声笑语。周末的早晨，街角的面包店飘出阵阵香气，咖啡馆里坐满了看书和聊天的年轻人。';
+
+beforeAll(async () => {
+  s = await testServer();
+  [admin, kygl, kyry, other] = await Promise.all([login(s, 'admin'), login(s, 'kygl'), login(s, 'kyry'), login(s, 'admin', { tenantId: '100001' })]);
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('duplicate files: extraction', () => {
+  it('extracts .docx, .pdf and .txt, normalised, and fills name, format and characters', async () => {
+    const d = await addFile(admin, '报告.docx', docx('粮食储藏　技术\n第二段：ＡＢＣ１２３'));
+    expect(d.status, JSON.stringify(d.body)).toBe(200);
+    expect(d.body.data).toMatchObject({ fileName: '报告.docx', extension: 'docx', charCount: '粮食储藏 技术\n第二段:ABC123'.length });
+    const p = await addFile(admin, 'paper.pdf', pdf(['Grain storage ventilation study', 'Moisture 13.5 percent']));
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    const t = await addFile(admin, '说明.txt', Buffer.from('\uFEFF低温储粮  节能\r\n\r\n控制', 'utf8'));
+    expect(t.status).toBe(200);
+    const texts = await s.kernel.database.pool.query(`SELECT id::text, content FROM duplicate_document WHERE id = ANY($1::bigint[]) ORDER BY id`, [[d.body.data.documentId, p.body.data.documentId, t.body.data.documentId]]);
+    const byId = new Map(texts.rows.map((r) => [r.id, r.content]));
+    expect(byId.get(d.body.data.documentId)).toBe('粮食储藏 技术\n第二段:ABC123');
+    expect(byId.get(p.body.data.documentId)).toMatch(/Grain storage ventilation study\s*Moisture 13\.5 percent/);
+    expect(byId.get(t.body.data.documentId)).toBe('低温储粮 节能\n控制');
+  });
+
+  it('a .doc, a damaged .docx, a damaged .pdf and a file without text are refused with their message, nothing stored', async () => {
+    const before = [await countRows(s, 'duplicate_file'), await countRows(s, 'duplicate_document')];
+    const ole = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600, 1)]);
+    const doc = await addFile(admin, '旧文档.doc', ole);
+    expect(doc.status).toBe(400);
+    expect(doc.body.msg).toBe(EXTRACT_MESSAGES.doc.zh);
+    const bad = await addFile(admin, '坏文件.docx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]));
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('文件「坏文件.docx」已损坏或无法读取，请检查后重新上传');
+    const badPdf = await addFile(admin, 'broken.pdf', Buffer.from('%PDF-1.4\nthis is not a pdf body', 'latin1'));
+    expect(badPdf.status).toBe(400);
+    expect(badPdf.body.msg).toBe('文件「broken.pdf」已损坏或无法读取，请检查后重新上传');
+    const empty = await addFile(admin, '空白.txt', Buffer.from('。，、 ——\n', 'utf8'));
+    expect(empty.status).toBe(400);
+    expect(empty.body.msg).toBe('文件「空白.txt」中没有可查重的文字（扫描件请先识别文字）');
+    expect([await countRows(s, 'duplicate_file'), await countRows(s, 'duplicate_document')]).toEqual(before);
+  });
+
+  it('bad input: no file, an unknown file, another tenant’s file — a message, nothing stored', async () => {
+    const before = await countRows(s, 'duplicate_file');
+    const none = await call(s, admin, 'POST', '/api/duplicate/file/submit', { folder: 'x' });
+    expect(none.status).toBe(400);
+    expect(JSON.stringify(none.body)).toContain('请上传查重文件');
+    const unknown = await call(s, admin, 'POST', '/api/duplicate/file/submit', { attach: [{ name: 'upload/20250101/00000000-0000-4000-8000-000000000000.txt', link: 'x' }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toBe('上传的文件不存在，请重新上传');
+    const theirs = await upload(other, '他人.txt', Buffer.from(BASE, 'utf8'));
+    const foreign = await call(s, admin, 'POST', '/api/duplicate/file/submit', { attach: [theirs] });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.msg).toBe('上传的文件不存在，请重新上传');
+    expect(await countRows(s, 'duplicate_file')).toBe(before);
+  });
+});
+
+describe('duplicate tasks', () => {
+  let base: Json;
+  let copy: Json;
+  let planted: Json;
+  let unrelated: Json;
+  let plantedText: string;
+  let passage: string;
+
+  beforeAll(async () => {
+    base = await addText(admin, '基准论文.txt', BASE);
+    copy = await addText(admin, '基准论文副本.txt', BASE);
+    // a new text with one passage of the base planted in its middle
+    const cut = BASE.indexOf('。', 900) + 1;
+    passage = BASE.slice(cut, cut + 160);
+    plantedText = OTHER.slice(0, 1000) + passage + OTHER.slice(1000);
+    planted = await addText(admin, '新申报书.txt', plantedText, `${TAG}-q`);
+    unrelated = await addText(admin, '散文.txt', UNRELATED, `${TAG}-q`);
+  });
+
+  it('a document against its copy is 100 %; the result lists the copy with one passage over the whole text', async () => {
+    const r = await runTask(admin, [base.id]);
+    const f = r.files[0];
+    expect(r.task.taskStatus).toBe(2);
+    expect(f.similarity).toBe(100);
+    expect(f.sources[0]).toMatchObject({ documentId: copy.documentId, title: '基准论文副本.txt', similarity: 100 });
+    const text = await call(s, admin, 'GET', `/api/duplicate/duplicatetask/getText?id=${r.task.id}&documentId=${copy.documentId}`);
+    expect(text.status).toBe(200);
+    expect(text.body.data.content).toBe(BASE);
+  });
+
+  it('a planted passage is found with its offsets in both texts; unrelated text is near 0 %; figures are stable', async () => {
+    const r1 = await runTask(admin, [planted.id, unrelated.id]);
+    const byDoc = new Map(r1.files.map((f: Json) => [f.documentId, f]));
+    const p = byDoc.get(planted.documentId) as Json;
+    const u = byDoc.get(unrelated.documentId) as Json;
+    expect(u.similarity).toBeLessThan(2);
+    const fromBase = p.passages.filter((x: Json) => x.sourceDocumentId === base.documentId || x.sourceDocumentId === copy.documentId);
+    expect(fromBase.length).toBeGreaterThan(0);
+    const best = fromBase.sort((a: Json, b: Json) => b.end - b.start - (a.end - a.start))[0];
+    // the passage sits where it was planted, and reads the same in both texts (letters and digits)
+    expect(best.start).toBeGreaterThanOrEqual(1000 - 2);
+    expect(best.end).toBeLessThanOrEqual(1000 + passage.length + 2);
+    expect(coreOf(plantedText.slice(best.start, best.end)).core).toBe(coreOf(BASE.slice(best.sourceStart, best.sourceEnd)).core);
+    expect(coreOf(plantedText.slice(best.start, best.end)).core.length).toBeGreaterThanOrEqual(coreOf(passage).core.length - 2);
+    expect(p.similarity).toBeGreaterThan(3);
+    expect(p.similarity).toBeLessThan(30);
+    const r2 = await runTask(admin, [planted.id, unrelated.id]);
+    expect(r2.files).toEqual(r1.files);
+  });
+
+  it('the report downloads as .docx naming the files and passages', async () => {
+    const r = await runTask(admin, [planted.id]);
+    const res = await call(s, admin, 'GET', `/api/duplicate/duplicatetask/report?id=${r.task.id}`);
+    expect(res.status).toBe(200);
+    expect(String(res.res.headers['content-type'])).toContain('wordprocessingml');
+    const xml = new PizZip(res.res.rawPayload).file('word/document.xml')!.asText();
+    expect(xml).toContain('新申报书.txt');
+    expect(xml).toContain(`${r.files[0].similarity}%`);
+  });
+
+  it('bad task input: no files, another tenant’s file, an unknown library or algorithm — a message, nothing stored', async () => {
+    const before = await countRows(s, 'duplicate_task');
+    const theirs = await call(s, other, 'POST', '/api/duplicate/file/submit', { attach: [await upload(other, '他人.txt', Buffer.from(BASE, 'utf8'))] });
+    expect(theirs.status).toBe(200);
+    const cases: Array<[Json, string]> = [
+      [{ name: 'x', library: ['file'] }, '请选择查重文件'],
+      [{ name: 'x', fileIds: [theirs.body.data.id], library: ['file'] }, '所选查重文件不存在或已删除'],
+      [{ name: 'x', fileIds: [base.id], library: ['web'] }, '比对库的取值无效'],
+      [{ name: 'x', fileIds: [base.id], library: ['file'], algorithmId: '123' }, '所选查重算法不存在'],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await call(s, admin, 'POST', '/api/duplicate/duplicatetask/submit', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(JSON.stringify(res.body)).toContain(msg);
+    }
+    expect(await countRows(s, 'duplicate_task')).toBe(before);
+  });
+
+  it('another tenant’s library is never used, and its users see nothing of ours', async () => {
+    // tenant 100001 holds a copy of the planted text; our check must not list it
+    const theirs = await call(s, other, 'POST', '/api/duplicate/file/submit', { attach: [await upload(other, '同文.txt', Buffer.from(plantedText, 'utf8'))], folder: TAG });
+    expect(theirs.status).toBe(200);
+    const r = await runTask(admin, [planted.id]);
+    const ids = new Set(r.files[0].sources.map((x: Json) => x.documentId));
+    expect(ids.has(theirs.body.data.documentId)).toBe(false);
+    expect(r.files[0].similarity).toBeLessThan(100);
+    expect((await call(s, other, 'GET', `/api/duplicate/duplicatetask/getResult?id=${r.task.id}`)).status).toBe(404);
+    expect((await call(s, other, 'GET', `/api/duplicate/duplicatetask/getText?id=${r.task.id}&documentId=${planted.documentId}`)).status).toBe(404);
+    expect((await call(s, other, 'GET', `/api/duplicate/file/detail?id=${planted.id}`)).status).toBe(404);
+    const list = await call(s, other, 'GET', '/api/duplicate/file/options');
+    expect(list.body.data.map((x: Json) => x.id)).not.toContain(planted.id);
+    // and the other tenant's own task finds its own copy only
+    const mine = await call(s, other, 'POST', '/api/duplicate/duplicatetask/submit', { name: 'x', fileIds: [theirs.body.data.id], library: ['file'] });
+    expect(mine.status).toBe(200);
+  });
+
+  it('callers without the menus get 403; research management may check but not edit algorithms', async () => {
+    for (const url of ['/api/duplicate/file/list', '/api/duplicate/duplicatetask/list', '/api/duplicate/file/options', `/api/duplicate/duplicatetask/getResult?id=${base.id}`]) {
+      expect((await call(s, kyry, 'GET', url)).status, url).toBe(403);
+    }
+    expect((await call(s, kygl, 'GET', '/api/duplicate/file/list')).status).toBe(200);
+    const before = await countRows(s, 'duplicate_algorithm');
+    const res = await call(s, kygl, 'POST', '/api/duplicate/duplicatealgorithm/submit', { name: 'x', algorithmType: 'winnowing', gramSize: 8, minLength: 20 });
+    expect(res.status).toBe(403);
+    expect(await countRows(s, 'duplicate_algorithm')).toBe(before);
+  });
+});
+
+describe('duplicate algorithms', () => {
+  it('seeded defaults per tenant; MinHash bands must divide the hash functions; one default', async () => {
+    const list = await call(s, admin, 'GET', '/api/duplicate/duplicatealgorithm/list?size=50');
+    const types = list.body.data.records.map((r: Json) => r.algorithmType);
+    expect(types).toEqual(expect.arrayContaining(['winnowing', 'minhash', 'simhash']));
+    expect(list.body.data.records.filter((r: Json) => r.isDefault)).toHaveLength(1);
+    const before = await countRows(s, 'duplicate_algorithm');
+    const bad = await call(s, admin, 'POST', '/api/duplicate/duplicatealgorithm/submit', { name: `${TAG} mh`, algorithmType: 'minhash', gramSize: 5, hashCount: 100, bandCount: 32, minLength: 20 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('哈希函数个数必须是 LSH 分段数的整数倍');
+    const range = await call(s, admin, 'POST', '/api/duplicate/duplicatealgorithm/submit', { name: `${TAG} k`, algorithmType: 'winnowing', gramSize: 1, minLength: 20 });
+    expect(range.status).toBe(400);
+    expect(JSON.stringify(range.body)).toContain('k-gram 长度为 2～30');
+    expect(await countRows(s, 'duplicate_algorithm')).toBe(before);
+    const good = await call(s, admin, 'POST', '/api/duplicate/duplicatealgorithm/submit', { name: `${TAG} 新默认`, algorithmType: 'winnowing', gramSize: 7, windowSize: 6, minLength: 15, isDefault: true });
+    expect(good.status).toBe(200);
+    const after = await call(s, admin, 'GET', '/api/duplicate/duplicatealgorithm/list?size=50');
+    expect(after.body.data.records.filter((r: Json) => r.isDefault).map((r: Json) => r.id)).toEqual([good.body.data.id]);
+    await call(s, admin, 'POST', `/api/duplicate/duplicatealgorithm/remove?ids=${good.body.data.id}`);
+    const other1 = await call(s, other, 'GET', '/api/duplicate/duplicatealgorithm/list?size=50');
+    expect(other1.body.data.records.map((r: Json) => r.id)).not.toContain(good.body.data.id);
+  });
+});
+
+describe('project/baseinfo/checkRepeat', () => {
+  it('a project whose name repeats another project’s is 100 % with that project as the source', async () => {
+    const pool = s.kernel.database.pool;
+    const demo = (await pool.query(`SELECT id::text, name, dept_id FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0];
+    const res = await call(s, admin, 'POST', '/api/project/baseinfo/submit', {
+      name: demo.name, code: `${TAG}-1`, type: '2', leader: '李科', deptId: String(demo.dept_id), startDate: '2025-01-01', endDate: '2026-01-01', declareStatus: 0,
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const chk = await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=${res.body.data.id}`);
+    expect(chk.status, JSON.stringify(chk.body)).toBe(200);
+    expect(chk.body.data.similarity).toBe(100);
+    expect(chk.body.data.sources.map((x: Json) => x.recordId)).toContain(demo.id);
+    expect(chk.body.data.sources.map((x: Json) => x.recordId)).not.toContain(res.body.data.id);
+    expect((await call(s, other, 'GET', `/api/project/baseinfo/checkRepeat?id=${res.body.data.id}`)).status).toBe(404);
+    expect((await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=abc`)).status).toBe(400);
+    await call(s, admin, 'POST', `/api/project/baseinfo/remove?ids=${res.body.data.id}`);
+  });
+});
