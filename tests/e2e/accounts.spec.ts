@@ -6,7 +6,7 @@
  * code. A project manager goes on to the personal-info step and may complete it later.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { button, dialog, expect, openLogin, submitLogin, test } from './fixtures.js';
+import { button, chooseOption, dialog, expect, formItem, openLogin, submitLogin, test } from './fixtures.js';
 
 const BASIC = 'Basic ' + Buffer.from('saber:saber_secret').toString('base64');
 let seq = 0;
@@ -62,7 +62,8 @@ test('an account created by an administrator must change its password first, the
   await submitLogin(page, user.account, user.password, captcha);
   await expect(page).toHaveURL(/\/wel\/index$/);
   const onboarding = dialog(page, '首次登录引导');
-  await expect(onboarding).toBeVisible();
+  // after checkInit and info answer: seconds on a loaded machine
+  await expect(onboarding).toBeVisible({ timeout: 30_000 });
   await expect(onboarding).toContainText(`${user.phone.slice(0, 3)}****${user.phone.slice(-4)}`);
   await expect(onboarding.locator('.ant-steps')).toContainText('修改密码');
   // no way around it: Esc and a click on the mask leave it open
@@ -107,22 +108,41 @@ test('an account created by an administrator must change its password first, the
   await expect(dialog(page, '首次登录引导')).toHaveCount(0);
 });
 
-test('a project manager goes on to personal info and may complete it later', async ({ page, password, request }) => {
+test('a project manager goes on to personal info: a bad ID number is refused, the completed profile is saved', async ({ page, password, request }) => {
   const admin = await adminApi(request, password);
   const user = await createUser(request, admin, 'projectManager');
   const captcha = await openLogin(page);
   await submitLogin(page, user.account, user.password, captcha);
   const onboarding = dialog(page, '首次登录引导');
-  await expect(onboarding.locator('.ant-steps')).toContainText('完善个人信息');
+  await expect(onboarding.locator('.ant-steps')).toContainText('完善个人信息', { timeout: 30_000 });
   await button(onboarding, '获取验证码').click();
   const code = await codeFor(request, admin, user.phone);
   await onboarding.getByLabel('新密码').fill('Kc#2025abc');
   await onboarding.getByLabel('确认密码').fill('Kc#2025abc');
   await onboarding.getByLabel('验证码').fill(code);
   await button(onboarding, '保存并下一步').click();
-  await expect(onboarding.getByText('主持或参与的科研项目')).toBeVisible();
-  await button(onboarding, '稍后完善').click();
+
+  // step 3: the personal-info form (schemas/_pages/userinfo.json), research fields for projectMan
+  await expect(formItem(onboarding, '主持或参与的科研项目')).toBeVisible();
+  await expect(formItem(onboarding, '账号').locator('input')).toHaveValue(user.account);
+  const idcard = formItem(onboarding, '身份证号').locator('input');
+  await idcard.fill('110105194912310021');
+  await idcard.blur();
+  await expect(formItem(onboarding, '身份证号')).toContainText('证件号码校验位错误');
+  await idcard.fill('11010519491231002X');
+  await expect(formItem(onboarding, '出生日期').locator('input')).toHaveValue('1949-12-31');
+  await chooseOption(formItem(onboarding, '职称级别'), '中级');
+  await formItem(onboarding, '职称').locator('input').fill('工程师');
+  await formItem(onboarding, '职务').locator('input').fill('科员');
+  await chooseOption(formItem(onboarding, '学历'), '大学本科');
+  await formItem(onboarding, '从事专业').locator('input').fill('粮食储藏');
+  await formItem(onboarding, '毕业院校').locator('input').fill('河南工业大学');
+  await formItem(onboarding, '主持或参与的科研项目').locator('textarea').fill('低温储粮节能控制技术研究');
+  await formItem(onboarding, '获奖情况').locator('textarea').fill('无');
+  await formItem(onboarding, '发表论文').locator('textarea').fill('无');
+  await button(onboarding, '保存').click();
   await expect(onboarding).toBeHidden();
+
   const detail = await (await request.get(`/api/blade-user/detail?id=${user.id}`, { headers: admin.headers })).json();
-  expect(detail.data).toMatchObject({ mustChangePassword: false, isPerfect: true });
+  expect(detail.data).toMatchObject({ mustChangePassword: false, isPerfect: true, idcard: '11010519491231002X', sex: 2, birthday: '1949-12-31', zcLevel: '3', education: '21', school: '河南工业大学' });
 });

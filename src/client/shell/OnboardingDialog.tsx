@@ -51,6 +51,9 @@ export function OnboardingDialog({ onDone }: { onDone(): void }) {
 
   useEffect(() => {
     let gone = false;
+    // both at once: the dialog shows as soon as the slower of the two answers (the info is needed for step 0)
+    const me = getInfo();
+    me.catch(() => undefined);
     checkInit()
       .then(async (st) => {
         if (gone) return;
@@ -59,9 +62,9 @@ export function OnboardingDialog({ onDone }: { onDone(): void }) {
           onDone();
           return;
         }
-        const me = await getInfo();
+        const info = await me;
         if (gone) return;
-        setInfo(me);
+        setInfo(info);
         setStatus(st);
         setStages(list);
         setStage(list[0]);
