@@ -44,6 +44,7 @@ import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
 import type { LoadedTemplate } from './templates.js';
 import { plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
 import { M } from './messages.js';
+import { drained } from './export.js';
 
 type Row = Record<string, unknown>;
 const BATCH = 1000;
@@ -395,7 +396,11 @@ export async function writeErrors(faults: RowFault[], lang: Lang, file: string):
   ];
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
-  for (const f of faults) ws.addRow({ row: f.row, column: lang === 'en' ? f.columnEn : f.column, message: lang === 'en' ? f.messageEn : f.message }).commit();
+  let n = 0;
+  for (const f of faults) {
+    ws.addRow({ row: f.row, column: lang === 'en' ? f.columnEn : f.column, message: lang === 'en' ? f.messageEn : f.message }).commit();
+    if (++n % 1000 === 0) await drained(ws);
+  }
   ws.commit();
   await wb.commit();
 }
