@@ -90,6 +90,22 @@ describe('audit of the administration calls', () => {
     await audited('system/topmenu:remove', top.id);
   });
 
+  it('roles, menus and users through the generic endpoints: add, edit, remove', async () => {
+    const role = await post('/api/blade-system/role/submit', { roleName: `${TAG} 角色`, roleAlias: `${TAG}r`, sort: 9 });
+    await audited('system/role:add', role.id);
+    await post('/api/blade-system/role/submit', { ...role, roleName: `${TAG} 角色二` });
+    await audited('system/role:edit', role.id);
+    await post(`/api/blade-system/role/remove?ids=${role.id}`);
+    await audited('system/role:remove', role.id);
+    const menu = await post('/api/blade-system/menu/submit', { name: `${TAG} 菜单`, code: `${TAG}m`, path: `/${TAG}`, category: 1, sort: 99, parentId: '0' });
+    await audited('system/menu:add', menu.id);
+    await post(`/api/blade-system/menu/remove?ids=${menu.id}`);
+    await audited('system/menu:remove', menu.id);
+    const u = await post('/api/blade-user/submit', { account: `${TAG}_g`, name: '审计', realName: '审计二', deptId: admin.deptId, phone: phone() });
+    await post(`/api/blade-user/remove?ids=${u.id}`);
+    await audited('system/user:remove', u.id);
+  });
+
   it('tenants and clients: add, setting (quota and expiry changed), client add and a new secret (never in the row)', async () => {
     const tenant = await post('/api/blade-system/tenant/submit', { tenantName: `${TAG}租户`, contactPerson: '审计' });
     await audited('system/tenant:add', tenant.id);
