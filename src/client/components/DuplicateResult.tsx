@@ -200,7 +200,7 @@ export function DuplicateResult({ value, taskId }: DuplicateResultProps) {
         </Button>
       </Space>
       <Row gutter={16}>
-        <Col span={8}>
+        <Col span={8} data-testid="duplicate-similarity">
           <Statistic title={t('cmp.dup.similarity')} value={file.similarity} suffix="%" valueStyle={{ color: file.similarity >= 30 ? '#cf1322' : file.similarity > 0 ? '#d46b08' : '#389e0d' }} />
         </Col>
         <Col span={8}>
