@@ -11,6 +11,7 @@ import ExcelJS from 'exceljs';
 import { button, dialog, expect, login, test } from './fixtures.js';
 
 test('export the patent list, change a cell, import with overwrite, see the change', async ({ page, password }) => {
+  test.setTimeout(180_000); // an export download and an import round trip
   const tag = `导出导入-${Date.now().toString(36)}`;
   await login(page, 'kygl', password);
   // a patent of our own to export (through the API, as the page itself would save it)
@@ -29,8 +30,9 @@ test('export the patent list, change a cell, import with overwrite, see the chan
   expect(saved).toBe(200);
 
   await page.goto('/basic/patent'); // the menu item's route (a reload-proof way in)
-  await expect(page.locator('.ant-table-thead')).toContainText('专利名称');
-  await expect(page.locator('.kc-excel-toolbar')).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: '专利名称' })).toBeVisible({ timeout: 30_000 });
+  // the role's menu has 导出专利 / 导入专利: the toolbar shows once the buttons and the template are loaded
+  await expect(page.locator('.kc-excel-toolbar')).toBeVisible({ timeout: 30_000 });
   await page.locator('.kc-search').getByRole('textbox').first().fill(tag);
   await button(page, '搜索').click();
   const row = page.locator('.ant-table-row', { hasText: tag });
@@ -38,7 +40,7 @@ test('export the patent list, change a cell, import with overwrite, see the chan
 
   // export what the search selects
   const exportButton = button(page.locator('.kc-excel-toolbar'), '导出');
-  await expect(exportButton).toBeEnabled();
+  await expect(exportButton).toBeEnabled({ timeout: 30_000 });
   await exportButton.click();
   await expect(page.getByText('确认导出全部数据?')).toBeVisible();
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click()]);
