@@ -81,9 +81,11 @@ export function SmsCodeItem({ name = 'value', label, phone, send, onSent, disabl
   const [sending, setSending] = useState(false);
   const click = async () => {
     setSending(true);
-    start();
     try {
-      onSent(await send());
+      const id = await send();
+      // the countdown starts once the code is sent (and stored): its label tells the code is on its way
+      start();
+      onSent(id);
     } catch (e) {
       reset();
       toastError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
