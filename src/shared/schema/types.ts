@@ -248,6 +248,12 @@ export interface ResourceSchema {
    * listed (default: the resource's own area) through the duplicate-checking module (src/server/modules/duplicate).
    */
   duplicateCheck?: { library?: Array<'file' | 'achievement' | 'project' | 'portal'> };
+  /**
+   * `GET <api>/searchByEs` searches the resource's index definitions (es/index) for readers of the resource;
+   * `public` (field → value, e.g. `{ "isRelease": 1 }`) lets the records holding those values be found without
+   * login (`GET /api/es/public/search`) through the search module (src/server/modules/search).
+   */
+  searchByEs?: { public?: Record<string, string | number | boolean> };
 }
 
 /**

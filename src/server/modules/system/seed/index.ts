@@ -218,6 +218,14 @@ export const MENUS: MenuSeed[] = [
       { code: 'duplicate_algorithm', name: '查重算法', nameEn: 'Algorithms', path: '/duplicate/duplicatealgorithm', resource: 'duplicate/duplicatealgorithm', grant: [ROLE.admin], children: buttons('duplicate_algorithm', '查重算法', 'algorithm', ADMINS) },
     ],
   },
+  // content portal and full-text search (modules/portal, modules/search; issue 14)
+  {
+    code: 'portal', name: '门户管理', nameEn: 'Content portal', path: '/portal', source: 'GlobalOutlined', grant: [ROLE.admin, ROLE.researchManagement],
+    children: [
+      { code: 'es_index', name: '搜索索引', nameEn: 'Search indexes', path: '/es/index', resource: 'es/index', grant: [ROLE.admin], children: buttons('es_index', '搜索索引', 'index', ADMINS) },
+      { code: 'es_ikdic', name: '搜索词典', nameEn: 'Search dictionary', path: '/es/ikdic', resource: 'es/ikdic', grant: [ROLE.admin], children: buttons('es_ikdic', '搜索词典', 'word', ADMINS) },
+    ],
+  },
   {
     code: 'system', name: '系统管理', nameEn: 'System', path: '/system', source: 'SettingOutlined', grant: [ROLE.admin],
     children: [
@@ -292,7 +300,7 @@ export const MENUS: MenuSeed[] = [
 
 /** The seeded top menus: code, names, icon, and the codes of the top-level menus each holds. */
 export const TOP_MENUS = [
-  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement', 'duplicate'] },
+  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement', 'duplicate', 'portal'] },
   { code: 'admin', name: '系统管理', nameEn: 'Administration', source: 'SettingOutlined', menus: ['system'] },
 ];
 

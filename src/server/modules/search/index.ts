@@ -1,0 +1,80 @@
+/**
+ * Full-text search (DESIGN §8 Search; spec 001 §7 "/es"; issue 14): the `/es/*` contract served by PostgreSQL
+ * — no search server to run.
+ *
+ * - resources (schemas/search/): `es/index` (index definitions: resource, title field, searchable fields with
+ *   weights A–D), `es/ikdic` (the IK dictionary: custom words and stop words, per tenant);
+ * - segment.ts: jieba with the tenant's dictionary; documents.ts: definitions and indexing into
+ *   search_document (migrations.ts); search.ts: ranking (ts_rank_cd) and highlights (ts_headline);
+ *   hooks.ts: indexing on every committed write (all resources, generic) and the schemas' rules; jobs.ts:
+ *   rebuild of an index and re-segmentation after a dictionary change; routes.ts: mapping, getMapping,
+ *   searchData, getDataPage, analyze, `<api>/searchByEs` for schemas with `searchByEs`, the public search;
+ * - seed: every live tenant without any index definition gets one per resource whose schema has `searchByEs`:
+ *   its label field (weight A), its short text inputs (B, at most 6) and its long texts and rich texts (C) —
+ *   derived from the schema, built on the first write or `mapping`.
+ */
+import { sql } from '../../core/db/index.js';
+import { nextId } from '../../core/ids.js';
+import type { Module } from '../../core/module.js';
+import type { Registry } from '../../resources/registry.js';
+import type { IndexField } from './documents.js';
+import { IndexCache, registerSearchHooks } from './hooks.js';
+import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
+import { migrations } from './migrations.js';
+import { registerSearchRoutes } from './routes.js';
+import { Segmenters } from './segment.js';
+
+/** The default definitions of the seed (see the module comment). */
+export function defaultIndexes(registry: Registry): Array<{ indexName: string; resource: string; titleField: string; fields: IndexField[] }> {
+  const out = [];
+  for (const r of registry.resources.values()) {
+    if (!r.schema.searchByEs || !r.tenantScoped) continue;
+    const label = r.schema.labelField ?? 'title';
+    if (!r.byField.has(label)) continue;
+    const fields: IndexField[] = [{ field: label, weight: 'A' }];
+    let short = 0;
+    for (const f of r.fields) {
+      if (f.name === label || f.node.type !== 'string' || f.node['x-server-only'] || f.node.enum) continue;
+      const c = f.node['x-component'];
+      if (c === 'RichText' || c === 'Input.TextArea') fields.push({ field: f.name, weight: 'C' });
+      else if (c === 'Input' && short < 6) {
+        fields.push({ field: f.name, weight: 'B' });
+        short++;
+      }
+    }
+    out.push({ indexName: r.schema.name.replace(/[^a-z0-9]+/g, '_'), resource: r.schema.name, titleField: label, fields });
+  }
+  return out;
+}
+
+export const module: Module = {
+  name: 'search',
+  migrations,
+  async routes(app, k) {
+    const db = k.database.db;
+    const segmenters = new Segmenters(db);
+    const log = (e: unknown) => app.log.error(e);
+    registerSearchHooks({ db, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, log }, new IndexCache(db));
+    const deps = { db, registry: k.registry, segmenters };
+    await k.jobs.define(REINDEX_JOB, reindexJob(deps), { batchSize: 1 });
+    await k.jobs.define(RESEGMENT_JOB, resegmentJob(deps), { batchSize: 1 });
+    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters });
+    setImmediate(() => segmenters.warm());
+  },
+  async seed(k) {
+    const db = k.database.db;
+    const defs = defaultIndexes(k.registry);
+    if (!defs.length) return;
+    const tenants = await sql<{ t: string }>`SELECT tenant_id AS t FROM blade_tenant WHERE is_deleted = 0 ORDER BY tenant_id`.execute(db);
+    for (const { t } of tenants.rows) {
+      await db.transaction().execute(async (trx) => {
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`search-seed:${t}`}))`.execute(trx);
+        if ((await sql`SELECT 1 FROM es_index WHERE tenant_id = ${t} LIMIT 1`.execute(trx)).rows.length) return;
+        for (const d of defs) {
+          await sql`INSERT INTO es_index (id, tenant_id, index_name, resource, title_field, fields, enabled, index_status, progress, doc_count, remark)
+                    VALUES (${nextId()}::bigint, ${t}, ${d.indexName}, ${d.resource}, ${d.titleField}, ${JSON.stringify(d.fields)}::jsonb, true, 0, 0, 0, '默认索引')`.execute(trx);
+        }
+      });
+    }
+  },
+};

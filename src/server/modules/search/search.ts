@@ -1,0 +1,133 @@
+/**
+ * The search itself (DESIGN §8 Search; spec 001 §7 "/es" searchData, getDataPage, portal/content/searchByEs):
+ * one query over search_document, ranked and highlighted by PostgreSQL.
+ *
+ * - the keyword is segmented with the tenant's dictionary (segment.ts `queryWords`); a hit holds every word
+ *   (`plainto_tsquery('simple', …)` over the words: AND); no word left (empty, punctuation, stop words only)
+ *   answers no records;
+ * - visibility: each index searched contributes `index_id = … AND EXISTS (its resource's live row with the
+ *   caller's tenant and data-scope conditions, access.ts, plus the caller's filters and `extra` conditions)`
+ *   — a hit is a record the caller could list; filters use the list filter language (query.ts `addFilters`:
+ *   field names of the resource, suffixes _equal, _like, _dategt …; unknown fields are 400);
+ * - ranking: `ts_rank_cd(tsv, query)` (cover density, weights A–D of the index), ties by newest record;
+ *   at most `CANDIDATES` (10,000) matching documents are ranked, so a query matching a large share of a big
+ *   index stays within the latency budget (DESIGN §10) — the top of such a query is the best of the first
+ *   10,000 matches found, and `total` stops at that bound with `totalBounded: true`;
+ * - highlights: `ts_headline` over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
+ *   fragments), the spaces between Chinese words removed again.
+ *
+ * Answers the generic page `{records, total, size, current, pages}` (+ `totalBounded`), each record
+ * `{id, indexName, resource, title, highlight, score}` (score rounded to 4 places).
+ */
+import type pg from 'pg';
+import { ApiError } from '../../core/envelope.js';
+import type { AuthUser } from '../../core/context.js';
+import type { ResourceEngine } from '../../resources/engine.js';
+import { addFilters, Conditions, quote } from '../../resources/query.js';
+import type { IndexDef } from './documents.js';
+import type { Segmenters } from './segment.js';
+
+export const CANDIDATES = 10_000;
+
+export interface SearchHit {
+  id: string;
+  indexName: string;
+  resource: string;
+  title: string;
+  highlight: string;
+  score: number;
+}
+
+export interface SearchPage {
+  records: SearchHit[];
+  total: number;
+  size: number;
+  current: number;
+  pages: number;
+  totalBounded?: boolean;
+  /** The words searched for (after segmentation and stop words). */
+  words: string[];
+}
+
+export interface SearchRequest {
+  user: AuthUser;
+  indexes: IndexDef[];
+  keyword: string;
+  current: number;
+  size: number;
+  /** List filters on the indexes' resource (applied only when exactly one resource is searched). */
+  filters?: Record<string, unknown>;
+  /** Extra conditions per resource name: SQL over its columns with `$n` placeholders from `cond` (module code only). */
+  extra?: (resource: string, cond: Conditions) => string | null;
+  /** Skip the caller's data scope (public pages: visibility comes from `extra`). */
+  public?: boolean;
+}
+
+/** Removes the blanks ts_headline keeps between segmented Chinese words. */
+export function joinCjk(s: string): string {
+  return s.replace(/(?<=[^\p{ASCII}]|<\/?em>)\s+(?=[^\p{ASCII}]|<\/?em>)/gu, '').replace(/\s*，\s*/g, '，');
+}
+
+/** Runs a search (see the module comment). */
+export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: Segmenters, q: SearchRequest): Promise<SearchPage> {
+  const empty: SearchPage = { records: [], total: 0, size: q.size, current: q.current, pages: 0, words: [] };
+  if (!q.indexes.length) return empty;
+  const seg = await segmenters.of(q.user.tenantId);
+  const words = seg.queryWords(q.keyword ?? '');
+  if (!words.length) return empty;
+  const cond = new Conditions();
+  const tq = cond.param(words.join(' '));
+  const tenant = cond.param(q.user.tenantId);
+  const resources = new Set(q.indexes.map((d) => d.resource));
+  if (q.filters && Object.keys(q.filters).length && resources.size > 1) throw new ApiError(400, { zh: '筛选条件只能用于一个索引', en: 'Filters apply to one index only' });
+  const ors: string[] = [];
+  for (const def of q.indexes) {
+    const r = engine.registry.resources.get(def.resource);
+    if (!r || !r.tenantScoped) continue;
+    const inner = new Conditions(cond.params);
+    if (q.public) {
+      inner.add(`tenant_id = ${inner.param(q.user.tenantId)}`);
+      inner.add('is_deleted = 0');
+    } else await engine.access.scope(r, q.user, inner);
+    if (q.filters) addFilters(r, q.filters, inner);
+    const more = q.extra?.(def.resource, inner);
+    if (more) inner.add(more);
+    const t = quote(r.schema.table);
+    ors.push(`(d.index_id = ${cond.param(def.id)}::bigint AND EXISTS (SELECT 1 FROM ${t} WHERE ${t}.${quote(r.keyColumn)} = d.record_id AND ${inner.sql()}))`);
+  }
+  if (!ors.length) return empty;
+  const names = new Map(q.indexes.map((d) => [d.id, d.indexName]));
+  const where = `d.tenant_id = ${tenant} AND d.tsv @@ plainto_tsquery('simple', ${tq}) AND (${ors.join(' OR ')})`;
+  const limit = cond.param(CANDIDATES);
+  const candidates = `SELECT d.index_id, d.record_id, d.resource, d.title, d.seg, d.tsv FROM search_document d WHERE ${where} LIMIT ${limit}`;
+  const countSql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM search_document d WHERE ${where} LIMIT ${limit}) c`;
+  const size = cond.param(q.size);
+  const offset = cond.param((q.current - 1) * q.size);
+  const pageSql = `SELECT p.index_id::text AS index_id, p.record_id::text AS id, p.resource, p.title, p.score,
+      ts_headline('simple', p.seg, plainto_tsquery('simple', ${tq}), 'StartSel=<em>, StopSel=</em>, MaxWords=40, MinWords=12, MaxFragments=3, FragmentDelimiter=" … "') AS highlight
+    FROM (SELECT c.index_id, c.record_id, c.resource, c.title, c.seg, ts_rank_cd(c.tsv, plainto_tsquery('simple', ${tq})) AS score
+            FROM (${candidates}) c ORDER BY score DESC, c.record_id DESC LIMIT ${size} OFFSET ${offset}) p
+    ORDER BY p.score DESC, p.record_id DESC`;
+  const countParams = cond.params.slice(0, cond.params.length - 2);
+  const [rows, count] = await Promise.all([
+    pool.query<Record<string, any>>(pageSql, cond.params),
+    pool.query<{ n: number }>(countSql, countParams),
+  ]);
+  const total = count.rows[0].n;
+  return {
+    records: rows.rows.map((x) => ({
+      id: x.id,
+      indexName: names.get(x.index_id) ?? '',
+      resource: x.resource,
+      title: x.title,
+      highlight: joinCjk(x.highlight ?? ''),
+      score: Math.round(Number(x.score) * 10000) / 10000,
+    })),
+    total,
+    size: q.size,
+    current: q.current,
+    pages: Math.ceil(total / q.size),
+    words,
+    ...(total >= CANDIDATES ? { totalBounded: true } : {}),
+  };
+}
