@@ -15,6 +15,7 @@
  *    passages from the right source cover at least 90 % of its letters and digits at the right places in both
  *    texts), recall of the shorter ones, and precision (reported passages that lie on a planted passage of
  *    their source / all reported passages). Every run must give the same figures (stable).
+ *    `DUP_ONLY=winnowing|minhash|simhash` measures one kind only.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -146,6 +147,8 @@ async function main(): Promise<void> {
       { ...DEFAULT_ALGORITHM, name: 'MinHash + LSH (k=5, 128, 32 bands)', algorithmType: 'minhash', gramSize: 5 },
       { ...DEFAULT_ALGORITHM, name: 'SimHash (k=4, distance ≤ 3)', algorithmType: 'simhash', gramSize: 4 },
     ];
+    const only = process.env.DUP_ONLY;
+    if (only) algorithms.splice(0, algorithms.length, ...algorithms.filter((a) => a.algorithmType === only));
     const indexed = new Set<string>();
     for (const a of algorithms) {
       const key = `${a.algorithmType}:${a.gramSize}:${a.windowSize}`;

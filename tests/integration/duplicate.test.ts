@@ -9,7 +9,7 @@
  */
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
 import { researchText, rng } from '../bench/duplicate-corpus.js';
 import { coreOf, normaliseText } from '../../src/server/modules/duplicate/text.js';
 import { EXTRACT_MESSAGES } from '../../src/server/modules/duplicate/extract.js';
@@ -211,6 +211,22 @@ describe('duplicate tasks', () => {
     expect(p.similarity).toBeLessThan(30);
     const r2 = await runTask(admin, [planted.id, unrelated.id]);
     expect(r2.files).toEqual(r1.files);
+  });
+
+  it('the library of achievements: a patent’s attachment is extracted once and found as a source', async () => {
+    const item = await upload(admin, '专利说明书.txt', Buffer.from(BASE, 'utf8'));
+    const patent = await call(s, admin, 'POST', '/api/basic/patent/submit', { ...validPatent(TAG, admin.deptId), annex: [item] });
+    expect(patent.status, JSON.stringify(patent.body)).toBe(200);
+    const r = await runTask(admin, [planted.id], { library: ['achievement'] });
+    const src = r.files[0].sources.find((x: Json) => x.sourceType === 'attach' && x.recordId === patent.body.data.id);
+    expect(src, JSON.stringify(r.files[0].sources)).toBeTruthy();
+    expect(src.title).toBe(`${TAG} 一种低温储粮控制方法：专利说明书.txt`);
+    expect(src.link).toBe(item.link);
+    expect(r.files[0].sources.every((x: Json) => x.sourceType !== 'file')).toBe(true);
+    const docs = await countRows(s, 'duplicate_document', `source_type = 'attach' AND source_key = $1 AND is_deleted = 0`, [item.name]);
+    await runTask(admin, [planted.id], { library: ['achievement'] });
+    expect(await countRows(s, 'duplicate_document', `source_type = 'attach' AND source_key = $1 AND is_deleted = 0`, [item.name])).toBe(docs);
+    expect(docs).toBe(1);
   });
 
   it('the report downloads as .docx naming the files and passages', async () => {

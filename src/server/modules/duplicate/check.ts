@@ -2,12 +2,12 @@
  * One check: a text against a library of documents of the same tenant (DESIGN §8 Duplicate checking).
  *
  * 1. Candidates, by the algorithm's kind (algorithm.ts) — winnowing: the checked text's fingerprints (winnowed
- *    with the window `minLength − k + 1`, see winnowingCandidates) looked up
+ *    with the window max(w, (minLength − k + 1) / 3), see winnowingCandidates) looked up
  *    in `duplicate_fingerprint` (one index probe per fingerprint, at most `cap + 1` rows each; a fingerprint
  *    found in more than `cap` documents — STOP_MIN, STOP_SHARE — is a stock phrase of the field and is
  *    ignored, as MOSS does), documents
  *    sharing at least as many fingerprints as a passage of `minLength` characters must share
- *    (`guaranteedShared`), most shared first, at most `MAX_CANDIDATES`; MinHash: documents sharing an LSH
+ *    (`guaranteedShared`, less one that may be a stock phrase), most shared first, at most `MAX_CANDIDATES`; MinHash: documents sharing an LSH
  *    bucket; SimHash: documents sharing a 16-bit block and within `maxDistance`.
  * 2. Passages: every candidate's text compared with the checked text (align.ts: seed and extend from the shared
  *    fingerprints' positions in both texts for winnowing, a full scan otherwise); offsets mapped from the core texts to the stored texts.
@@ -26,7 +26,7 @@ import { estimateJaccard, gramHashes, guaranteedShared, hamming, lshBands, minha
 import { coreOf } from './text.js';
 
 /** The most candidates whose texts are compared per check. */
-export const MAX_CANDIDATES = 400;
+export const MAX_CANDIDATES = 200;
 
 /**
  * A fingerprint found in more than max(STOP_MIN, STOP_SHARE × library size) documents is a stock phrase and
@@ -78,11 +78,11 @@ type Cand = { id: string; score: number; pairs?: Array<[number, number]> };
 
 async function winnowingCandidates(db: Db, tenantId: string, core: string, a: Algorithm, library: Set<string>, self: string | null): Promise<Cand[]> {
   const grams = gramHashes(core, a.gramSize);
-  // the query is winnowed with the widest window that still guarantees a passage of minLength a shared
-  // fingerprint: the minimum of a wider window is the minimum of every narrower one inside it, which the
-  // library document selected too — fewer lookups, the same passages
+  // the query is winnowed with a wider window, so that a passage of minLength still holds three fingerprints
+  // (one may be a stock phrase, see STOP_MIN): the minimum of a wider window is the minimum of every narrower
+  // window inside it, which the library document selected too — fewer lookups, the same passages
   const effMin = Math.min(a.minLength, core.length);
-  const wq = Math.max(a.windowSize, effMin - a.gramSize + 1);
+  const wq = Math.max(a.windowSize, Math.floor((effMin - a.gramSize + 1) / 3));
   const at = new Map<number, number[]>();
   for (const f of winnow(grams, wq)) {
     const list = at.get(f.hash);
@@ -106,7 +106,8 @@ async function winnowingCandidates(db: Db, tenantId: string, core: string, a: Al
     c.hashes.add(r.h);
     for (const qp of at.get(r.h)!) c.pairs.push([qp, r.p]);
   }
-  const need = Math.max(1, guaranteedShared(effMin, a.gramSize, wq));
+  // one guaranteed fingerprint may have been a stock phrase
+  const need = Math.max(1, guaranteedShared(effMin, a.gramSize, wq) - 1);
   return [...shared]
     .filter(([, c]) => c.hashes.size >= need)
     .map(([id, c]) => ({ id, score: c.hashes.size, pairs: c.pairs.sort((x, y) => x[0] - y[0] || x[1] - y[1]) }));

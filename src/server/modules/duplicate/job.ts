@@ -45,8 +45,9 @@ export function checkJob(db: Db, registry: Registry, dataDir: string) {
         WHERE id = ${taskId}::bigint AND tenant_id = ${tenantId} AND is_deleted = 0`.execute(db);
     const task = t.rows[0];
     if (!task) return { error: '查重任务不存在或已删除' };
-    const setTask = (p: number, extra = sql``) =>
-      sql`UPDATE duplicate_task SET progress = ${Math.round(p)}, update_time = now() ${extra} WHERE id = ${taskId}::bigint AND tenant_id = ${tenantId}`.execute(db);
+    const setTask = (p: number | null, extra = sql``) =>
+      sql`UPDATE duplicate_task SET progress = COALESCE(${p === null ? null : Math.round(p)}::int, progress), update_time = now() ${extra}
+          WHERE id = ${taskId}::bigint AND tenant_id = ${tenantId}`.execute(db);
     const progress = async (p: number) => {
       await ctx.report({ progress: p });
       await setTask(p);
@@ -81,7 +82,7 @@ export function checkJob(db: Db, registry: Registry, dataDir: string) {
       return { result: { taskId, similarity: best, files: files.rows.length, library: library.size, skipped } };
     } catch (e) {
       const msg = e instanceof ApiError ? e.localized('zh') : '操作失败';
-      await setTask(0, sql`, task_status = 3, error_msg = ${msg.slice(0, 500)}, finish_time = now()`).catch(() => undefined);
+      await setTask(null, sql`, task_status = 3, error_msg = ${msg.slice(0, 500)}, finish_time = now()`).catch(() => undefined);
       throw e;
     }
   };
