@@ -12,13 +12,13 @@
  *   usable again.
  */
 import React, { useEffect, useMemo, useState } from 'react';
-import { Alert, Modal, message } from 'antd';
+import { Modal, message } from 'antd';
 import { createForm, onFieldInputValueChange, type Field } from '@formily/core';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema, WorkflowAction } from '../../shared/schema/types.js';
 import { ApiError, post, type FieldError } from './api.js';
 import { useLang, useRevalidate } from './hooks.js';
-import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf } from './FormBody.js';
+import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors } from './FormBody.js';
 import { actionBody, actionLabel, FLOW_HISTORY } from './actions.js';
 
 export interface ActionDialogProps {
@@ -107,9 +107,7 @@ export function ActionDialog({ resource, action, record, onClose, onDone }: Acti
         cancelText={t('rt.cancel')}
         okButtonProps={{ danger: action.danger, loading: busy }}
       >
-        {unmatched.length > 0 && (
-          <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t('rt.serverErrors')} description={unmatched.map((u) => (u.field ? `${u.field}: ${u.message}` : u.message)).join('；')} />
-        )}
+        <UnmatchedErrors errors={unmatched} />
         {form && prepared ? <FormBody form={form} prepared={prepared} lang={lang} /> : <p className="kc-action-confirm">{question}</p>}
       </Modal>
     </>

@@ -11,12 +11,15 @@
  * - `applyServerErrors(form, errors)`: puts each `{field, message}` of a 400 on its field (paths such as
  *   `assignee.0.name` match the data path through layout nodes); answers the ones no field took.
  *   `clearServerErrors(form)` removes them again before the next save.
+ * - `UnmatchedErrors`: the 400's field errors no field took, listed above a dialog's form (nothing when none).
  * - `FormBody`: FormProvider + FormLayout + SchemaField; empty values read as '-' in readPretty.
  */
 import React, { useEffect, useMemo, useState } from 'react';
 import { createForm, onFieldInputValueChange, setValidateLanguage, type Form, type Field } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { FormLayout, PreviewText } from '@formily/antd-v5';
+import { Alert } from 'antd';
+import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { get, type FieldError } from './api.js';
@@ -133,4 +136,10 @@ export function FormBody({ form, prepared, lang }: { form: Form; prepared: Prepa
       </PreviewText.Placeholder>
     </FormProvider>
   );
+}
+
+export function UnmatchedErrors({ errors }: { errors: FieldError[] }) {
+  const { t } = useTranslation();
+  if (!errors.length) return null;
+  return <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t('rt.serverErrors')} description={errors.map((u) => (u.field ? `${u.field}: ${u.message}` : u.message)).join('；')} />;
 }

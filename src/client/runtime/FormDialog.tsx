@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { ApiError, post, type FieldError } from './api.js';
 import { useLang } from './hooks.js';
-import { applyServerErrors, clearServerErrors, FormBody, recordOf, formSchemaOf, useRecordForm } from './FormBody.js';
+import { applyServerErrors, clearServerErrors, FormBody, recordOf, formSchemaOf, useRecordForm, UnmatchedErrors } from './FormBody.js';
 
 export interface FormDialogProps {
   resource: ResourceSchema;
@@ -75,9 +75,7 @@ export function FormDialog({ resource, open, recordKey, initialValues, onClose, 
           </Button>,
         ]}
       >
-        {unmatched.length > 0 && (
-          <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t('rt.serverErrors')} description={unmatched.map((u) => (u.field ? `${u.field}: ${u.message}` : u.message)).join('；')} />
-        )}
+        <UnmatchedErrors errors={unmatched} />
         {error && <Alert type="error" showIcon message={error} />}
         {form ? <FormBody form={form} prepared={prepared} lang={lang} /> : !error && <Spin style={{ display: 'block', margin: '40px auto' }} />}
       </Modal>

@@ -13,7 +13,7 @@
  *   open: the api client has toasted the server's message, and a 400's field errors go on the dialog's fields.
  */
 import React, { useEffect, useMemo, useState } from 'react';
-import { Alert, Modal, Spin, message } from 'antd';
+import { Modal, Spin, message } from 'antd';
 import { createForm, onFieldInputValueChange, type Field, type Form } from '@formily/core';
 import { useTranslation } from 'react-i18next';
 import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
@@ -21,7 +21,7 @@ import { ApiError, get, post, withParams, type FieldError } from './api.js';
 import { downloadFile } from './download.js';
 import { RevealDialog } from './RevealDialog.js';
 import { useLang, useRevalidate } from './hooks.js';
-import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf } from './FormBody.js';
+import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors } from './FormBody.js';
 import { downloadName, initialValues, operationLabel, resolveRefs, type OperationContext } from './operations.js';
 
 export interface OperationDialogProps {
@@ -74,7 +74,6 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
       gone = true;
     };
     // ctx is rebuilt by the list on every render; the opening is what matters
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [op]);
 
   if (!op) return holder;
@@ -146,9 +145,7 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
         cancelText={t('rt.cancel')}
         okButtonProps={{ danger: op.danger, loading: busy, disabled: loading }}
       >
-        {unmatched.length > 0 && (
-          <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t('rt.serverErrors')} description={unmatched.map((u) => (u.field ? `${u.field}: ${u.message}` : u.message)).join('；')} />
-        )}
+        <UnmatchedErrors errors={unmatched} />
         {op.dialog ? (
           form && prepared ? <FormBody form={form} prepared={prepared} lang={lang} /> : <Spin aria-label={t('rt.loading')} style={{ display: 'block', margin: '24px auto' }} />
         ) : (

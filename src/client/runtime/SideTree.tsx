@@ -67,7 +67,6 @@ export function SideTree({ spec, value, onSelect }: SideTreeProps) {
     return () => {
       gone = true;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [spec.url, spec.rootValue, parentParam]);
 
   const shown = useMemo(() => filtered(nodes, text.trim()), [nodes, text]);
