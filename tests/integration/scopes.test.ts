@@ -335,6 +335,14 @@ describe('API scopes', () => {
     }
     const menus = (await call(s, reader, 'GET', '/api/blade-system/menu/routes')).body.data as Json[];
     expect(JSON.stringify(menus)).toContain('/basic/patent');
+    // and the account's own onboarding and password change: a limited role can still replace a generated password
+    for (const url of ['/api/blade-user/checkInit', '/api/blade-user/showInitPassWord', '/api/blade-user/checkPasswordTime']) {
+      const res = await call(s, reader, 'GET', url);
+      expect(res.status, `${url}: ${res.body.msg}`).toBe(200);
+    }
+    const wrong = await call(s, reader, 'POST', '/api/blade-user/update-password', { oldPassword: 'not-the-password', newPassword: 'Abcdef1!x', newPassword1: 'Abcdef1!x' });
+    expect(wrong.status).toBe(400); // reached the route: the old password is wrong, not the API scope
+    expect(wrong.body.msg).not.toContain('当前角色无权访问接口');
   });
 
   it('acting with an unrestricted role too lifts the limit; choosing the limited role applies it', async () => {

@@ -52,11 +52,13 @@ export interface ApiScope {
  *   `/menu/buttons`, `/menu/top-menu` (spec 000 §2.4, §6; src/client/shell/menu.ts);
  * - what a granted screen needs to render: its schema (`/api/system/schema/detail`, DESIGN §7 'every routed
  *   screen is a schema') and the labels of coded values (`/api/blade-system/dict/dictionary`,
- *   `/api/blade-system/dict-biz/dictionary`) — definitions and reference values, no business records.
+ *   `/api/blade-system/dict-biz/dictionary`) — definitions and reference values, no business records;
+ * - the account's own onboarding and password change (checkInit, showInitPassWord, checkPasswordTime,
+ *   update-password, update-password-by-smscode, the SMS code calls; spec 000 §2.9–§2.10).
  * Public routes (login and token refresh `/api/blade-auth/oauth/token`, `/api/blade-auth/oauth/captcha`,
  * `/api/docs`) are exempt through their `config.public` flag, not through this list.
  */
-export const API_SCOPE_EXEMPT: ReadonlyArray<{ method: 'GET'; url: string }> = [
+export const API_SCOPE_EXEMPT: ReadonlyArray<{ method: 'GET' | 'POST'; url: string }> = [
   { method: 'GET', url: '/api/blade-auth/oauth/user-info' },
   { method: 'GET', url: '/api/blade-user/info' },
   { method: 'GET', url: '/api/blade-auth/oauth/logout' },
@@ -66,6 +68,15 @@ export const API_SCOPE_EXEMPT: ReadonlyArray<{ method: 'GET'; url: string }> = [
   { method: 'GET', url: '/api/system/schema/detail' },
   { method: 'GET', url: '/api/blade-system/dict/dictionary' },
   { method: 'GET', url: '/api/blade-system/dict-biz/dictionary' },
+  // the account's own onboarding and password (spec 000 §2.9, §2.10): a role limited by API scopes must still
+  // be able to change a generated password, or it could never use the platform
+  { method: 'GET', url: '/api/blade-user/checkInit' },
+  { method: 'GET', url: '/api/blade-user/showInitPassWord' },
+  { method: 'GET', url: '/api/blade-user/checkPasswordTime' },
+  { method: 'POST', url: '/api/blade-user/update-password' },
+  { method: 'POST', url: '/api/blade-user/update-password-by-smscode' },
+  { method: 'POST', url: '/api/blade-resource/sms/endpoint/send-validate' },
+  { method: 'POST', url: '/api/blade-resource/sms/endpoint/validate-message' },
 ];
 
 const exempt = new Set(API_SCOPE_EXEMPT.map((e) => `${e.method} ${e.url}`));

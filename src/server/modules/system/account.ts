@@ -40,7 +40,7 @@
  *
  * A generated or reset password is changed before anything else (spec 000 §2.9 step 0; DESIGN §1.3 'the server
  * enforces'): while `must_change_password` is set, every signed-in API call other than `BEFORE_PASSWORD_CHANGE`
- * (what the shell needs to start — API_SCOPE_EXEMPT — plus checkInit, showInitPassWord, checkPasswordTime and
+ * (API_SCOPE_EXEMPT: what the shell needs to start, plus checkInit, showInitPassWord, checkPasswordTime and
  * the password-change calls) answers 403 请先修改初始密码 before the route runs. The flag is read per user with a
  * 10-second cache (`MustChangeCache`); this node's password change drops the entry at once. Public routes are
  * not affected.
@@ -93,14 +93,8 @@ export const ACCOUNT_MESSAGES = {
 
 /** `METHOD url` of the signed-in calls an account with a generated or reset password may make. */
 export const BEFORE_PASSWORD_CHANGE: ReadonlySet<string> = new Set([
+  // what the shell needs to start, and the account's own onboarding and password calls (api-scope.ts)
   ...API_SCOPE_EXEMPT.map((e) => `${e.method} ${e.url}`),
-  'GET /api/blade-user/checkInit',
-  'GET /api/blade-user/showInitPassWord',
-  'GET /api/blade-user/checkPasswordTime',
-  'POST /api/blade-user/update-password',
-  'POST /api/blade-user/update-password-by-smscode',
-  'POST /api/blade-resource/sms/endpoint/send-validate',
-  'POST /api/blade-resource/sms/endpoint/validate-message',
 ]);
 
 /** Per user `must_change_password`, cached 10 s (at most 10,000 users; then it starts over). */
