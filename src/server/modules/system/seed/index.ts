@@ -222,6 +222,12 @@ export const MENUS: MenuSeed[] = [
   {
     code: 'portal', name: '门户管理', nameEn: 'Content portal', path: '/portal', source: 'GlobalOutlined', grant: [ROLE.admin, ROLE.researchManagement],
     children: [
+      { code: 'portal_content', name: '内容管理', nameEn: 'Content', path: '/portal/content', resource: 'portal/content', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('portal_content', '内容', 'content', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin, ROLE.researchManagement], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
+      { code: 'portal_channel', name: '栏目管理', nameEn: 'Channels', path: '/portal/channel', resource: 'portal/channel', grant: [ROLE.admin], children: buttons('portal_channel', '栏目', 'channel', ADMINS) },
+      { code: 'portal_model', name: '内容模型', nameEn: 'Content models', path: '/portal/model', resource: 'portal/model', grant: [ROLE.admin], children: buttons('portal_model', '内容模型', 'model', ADMINS) },
+      { code: 'portal_comment', name: '内容评论', nameEn: 'Comments', path: '/portal/contentcomment', resource: 'portal/contentcomment', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('portal_comment', '评论', 'comment', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
+      { code: 'portal_site', name: '门户站点', nameEn: 'Portal sites', path: '/portal/site', resource: 'portal/site', grant: [ROLE.admin], children: buttons('portal_site', '站点', 'site', ADMINS) },
+      { code: 'portal_access', name: '访问统计', nameEn: 'Access statistics', path: '/portal/access', grant: [ROLE.admin, ROLE.researchManagement] },
       { code: 'es_index', name: '搜索索引', nameEn: 'Search indexes', path: '/es/index', resource: 'es/index', grant: [ROLE.admin], children: buttons('es_index', '搜索索引', 'index', ADMINS) },
       { code: 'es_ikdic', name: '搜索词典', nameEn: 'Search dictionary', path: '/es/ikdic', resource: 'es/ikdic', grant: [ROLE.admin], children: buttons('es_ikdic', '搜索词典', 'word', ADMINS) },
     ],

@@ -1,0 +1,91 @@
+/**
+ * What the portal schemas cannot say (issue 14; spec 001 §3 "Portal content", §4):
+ *
+ * - rich text, for every resource (`hooksAll`, from the schema: fields whose `x-component` is `RichText`): the
+ *   HTML is sanitised on the server before it is stored (sanitize-html: common text, list, table, image and
+ *   link tags; `href`/`src` only http(s), mailto and site-relative; scripts, event handlers, styles and
+ *   iframes removed with their content where they carry code) — what the browser sent is never trusted.
+ * - portal/content: a new record gets `createCompany`, the name of the caller's company (the nearest
+ *   company department above the caller's, else the department itself); `pushChannel` must name channels of
+ *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x).
+ * - the `portalPublish` flow (schemas/flows/portal-publish.bpmn, the schema's `actions.flow`): after each step
+ *   (in its transaction) `isRelease` is 1 and `releaseTime` now when the content becomes released (status 4),
+ *   else `isRelease` 0; answers the record as stored.
+ */
+import sanitizeHtml from 'sanitize-html';
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError } from '../../core/envelope.js';
+import type { OrgCache } from '../../core/context.js';
+import type { ResourceEngine } from '../../resources/engine.js';
+import type { ActionRunner } from '../../resources/actions.js';
+
+export const CONTENT_RESOURCE = 'portal/content';
+export const RELEASED = '4';
+
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    'p', 'br', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'blockquote', 'pre', 'code', 'span', 'div', 'strong', 'b', 'em', 'i', 'u', 's', 'sub', 'sup',
+    'ul', 'ol', 'li', 'a', 'img', 'table', 'thead', 'tbody', 'tfoot', 'tr', 'th', 'td', 'caption', 'figure', 'figcaption',
+  ],
+  allowedAttributes: { a: ['href', 'title', 'target', 'rel'], img: ['src', 'alt', 'title', 'width', 'height'], td: ['colspan', 'rowspan'], th: ['colspan', 'rowspan'] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer' }) },
+};
+
+/** The stored form of rich text (see the module comment). */
+export function sanitizeRichText(html: string): string {
+  return sanitizeHtml(html, SANITIZE);
+}
+
+export const M = {
+  pushUnknown: { zh: '推送栏目不存在', en: 'A channel to show the content in does not exist' },
+  attrTwice: (a: string) => ({ zh: `扩展属性重复：${a}`, en: `Attribute given twice: ${a}` }),
+};
+
+/** Registers the hooks and the flow handler of the module comment. */
+export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: OrgCache; actions: ActionRunner }): void {
+  d.engine.hooksAll({
+    beforeSubmit({ resource, record }) {
+      for (const f of resource.fields) {
+        if (f.node['x-component'] === 'RichText' && typeof record[f.name] === 'string') record[f.name] = sanitizeRichText(record[f.name] as string);
+      }
+    },
+  });
+
+  d.engine.hooks(CONTENT_RESOURCE, {
+    async beforeSubmit({ isNew, record, user, trx }) {
+      if (isNew) {
+        const company = user.deptId ? ((await d.org.companyOf(user.tenantId, user.deptId)) ?? user.deptId) : null;
+        const r = company ? await sql<{ n: string }>`SELECT dept_name AS n FROM blade_dept WHERE id = ${company}::bigint AND tenant_id = ${user.tenantId}`.execute(trx) : null;
+        record.createCompany = r?.rows[0]?.n ?? null;
+      }
+      if (Array.isArray(record.pushChannel) && record.pushChannel.length) {
+        const ids = [...new Set(record.pushChannel.map(String))];
+        const n = await sql<{ n: number }>`SELECT count(*)::int AS n FROM portal_channel WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND id = ANY(${ids}::bigint[])`.execute(trx);
+        if (n.rows[0].n !== ids.length) throw new ApiError(400, M.pushUnknown);
+        record.pushChannel = ids;
+      }
+      if (Array.isArray(record.attrs)) {
+        const seen = new Set<string>();
+        for (const a of record.attrs as Array<Record<string, unknown>>) {
+          const k = String(a?.attr ?? '');
+          if (seen.has(k)) throw new ApiError(400, M.attrTwice(k));
+          seen.add(k);
+        }
+      }
+    },
+  });
+
+  d.actions.registerFlow('portalPublish', {
+    async afterAction(step) {
+      const released = step.to === RELEASED;
+      const r = await sql<{ id: string }>`UPDATE portal_content SET is_release = ${released ? 1 : 0},
+            release_time = CASE WHEN ${released} THEN now() ELSE release_time END, update_time = now()
+          WHERE id = ${String(step.record.id)}::bigint AND tenant_id = ${step.user.tenantId} RETURNING id::text AS id`.execute(step.trx);
+      const row = r.rows[0] ? await d.engine.findOne(step.resource, step.user, r.rows[0].id, step.trx) : null;
+      return row ?? { ...step.record, contentStatus: step.to };
+    },
+  });
+}

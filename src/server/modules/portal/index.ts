@@ -1,0 +1,31 @@
+/**
+ * The content portal (spec 001 §1–§4, §7 "Portal"; spec 002 §7 portal/site; issue 14).
+ *
+ * - resources (schemas/portal/): `portal/content` (articles with rich text, cover, banner, files, attributes;
+ *   examined, released and published through the BPMN process portalPublish, schemas/flows/portal-publish.bpmn,
+ *   by the schema's `flow` and `actions`; searchable through `searchByEs`), `portal/channel` (a tree; the
+ *   configuration checkboxes 列表页 1 / 内容编辑页 2 / 是否筛选 3, default 1 and 2), `portal/model` (content
+ *   models: the extra fields of a channel's content), `portal/contentcomment` (comments with moderation),
+ *   `portal/site` (public sites: title, domain, channels, theme);
+ * - hooks.ts: rich text sanitised on the server for every RichText field, the content's rules and the
+ *   publishing flow's handler; routes.ts: the calls beyond the generic ones and the access statistics;
+ *   public.ts: the public pages (no login, released content only, counted); gpt.ts: searchByGPT.
+ */
+import type { Module } from '../../core/module.js';
+import { registerGptRoutes } from './gpt.js';
+import { registerPortalHooks } from './hooks.js';
+import { migrations } from './migrations.js';
+import { registerPublicPages } from './public.js';
+import { registerPortalRoutes } from './routes.js';
+
+export const module: Module = {
+  name: 'portal',
+  migrations,
+  routes(app, k) {
+    const db = k.database.db;
+    registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions });
+    registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
+    registerGptRoutes(app, { db, engine: k.engine });
+    registerPublicPages(app, db);
+  },
+};
