@@ -16,6 +16,8 @@
  *    texts), recall of the shorter ones, and precision (reported passages that lie on a planted passage of
  *    their source / all reported passages). Every run must give the same figures (stable).
  *    `DUP_ONLY=winnowing|minhash|simhash` measures one kind only.
+ * 5. Checks a near-duplicate (one library document with a few characters changed) with every algorithm and
+ *    prints whether the original is the top source.
  */
 import fs from 'node:fs';
 import net from 'node:net';
@@ -187,6 +189,15 @@ async function main(): Promise<void> {
       say(`overall similarity ${res.similarity} %, sources ${res.sourceCount}, passages ${res.passages.length}; results stable over ${RUNS} runs: ${stable ? 'yes' : 'NO'}`);
       say(`planted 50+: found ${s.longFound} / ${s.long} (recall ${(s.long ? (100 * s.longFound) / s.long : 100).toFixed(1)} %); planted under 50: found ${s.shortFound} / ${s.short}`);
       say(`precision: ${s.onPlanted} of ${s.reported} reported passages lie on a planted passage (${(s.reported ? (100 * s.onPlanted) / s.reported : 100).toFixed(1)} %); false passages: ${s.reported - s.onPlanted}`);
+    }
+    // near-duplicates: a library document with a few characters changed, as another version of it
+    const original = library[Math.floor(library.length * 0.4321)];
+    const edited = original.content.slice(0, 200) + '补充' + original.content.slice(205, 600) + '修订' + original.content.slice(602);
+    for (const a of algorithms) {
+      const t = performance.now();
+      const res = await checkText(db, TENANT, { id: null, title: 'near-duplicate', content: edited }, ids, a);
+      const top = res.sources[0];
+      say(`near-duplicate of one document, ${a.name}: ${(performance.now() - t).toFixed(0)} ms, top source ${top?.documentId === original.id ? 'is the original' : (top?.documentId ?? 'none')} (${top?.similarity ?? 0} %)`);
     }
   } finally {
     await kernel?.close().catch((e: Error) => console.error('kernel close:', e.message));

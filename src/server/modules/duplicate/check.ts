@@ -1,16 +1,17 @@
 /**
  * One check: a text against a library of documents of the same tenant (DESIGN §8 Duplicate checking).
  *
- * 1. Candidates, by the algorithm's kind (algorithm.ts) — winnowing: the checked text's fingerprints (winnowed
- *    with the window max(w, (minLength − k + 1) / 3), see winnowingCandidates) looked up
- *    in `duplicate_fingerprint` (one index probe per fingerprint, at most `cap + 1` rows each; a fingerprint
- *    found in more than `cap` documents — STOP_MIN, STOP_SHARE — is a stock phrase of the field and is
- *    ignored, as MOSS does), documents
- *    sharing at least as many fingerprints as a passage of `minLength` characters must share
- *    (`guaranteedShared`, less one that may be a stock phrase), most shared first, at most `MAX_CANDIDATES`; MinHash: documents sharing an LSH
- *    bucket; SimHash: documents sharing a 16-bit block and within `maxDistance`.
+ * 1. Candidates, by the algorithm's kind (algorithm.ts). Winnowing: the checked text's fingerprints (winnowed
+ *    with the window max(w, (minLength − k + 1) / 3), see winnowingCandidates) are looked up in
+ *    `duplicate_fingerprint`, one index probe each reading at most `cap + 1` rows; a fingerprint found in more
+ *    than `cap` documents (STOP_MIN, STOP_SHARE) is a stock phrase of the field and is ignored, as MOSS does;
+ *    candidates are the documents sharing at least as many fingerprints as a passage of `minLength` characters
+ *    must share (`guaranteedShared`, less one that may be a stock phrase), most shared first, at most
+ *    `MAX_CANDIDATES`. MinHash: documents sharing an LSH bucket. SimHash: documents sharing a 16-bit block and
+ *    within `maxDistance`.
  * 2. Passages: every candidate's text compared with the checked text (align.ts: seed and extend from the shared
- *    fingerprints' positions in both texts for winnowing, a full scan otherwise); offsets mapped from the core texts to the stored texts.
+ *    fingerprints' positions in both texts for winnowing, a full scan otherwise); offsets mapped from the core
+ *    texts to the stored texts.
  * 3. Figures: a source's similarity = the share (percent, two decimals) of the checked text's core characters
  *    its passages cover; a source is reported when that is at least `reportRatio` (and it has a passage); the
  *    overall similarity = the share covered by the passages of all reported sources (overlaps counted once).
