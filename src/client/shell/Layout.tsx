@@ -1,7 +1,8 @@
 /**
  * The main layout (spec 000 §2.5): top bar with the application tabs (the top-level menus of the current
  * role; when more than 8 exist the first 7 show and the rest go under 更多应用; `isEnabled` false shows
- * 功能开发中; a to-do badge above 0), menu search, language switch, lock button and the user dropdown
+ * 功能开发中; a to-do badge above 0 — tabs and sidebar items count their paths' open to-dos, polled every 3 s,
+ * and pushed messages show bottom right: todo.tsx), menu search, language switch, lock button and the user dropdown
  * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
  * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed); the tag
  * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
@@ -20,17 +21,24 @@ import { LockButton } from './LockPage.js';
 import { MenuSearch } from './MenuSearch.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
+import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
 
-function sideItems(items: MenuItem[], lang: 'zh' | 'en', roleAlias: string | undefined): MenuProps['items'] {
+function sideItems(items: MenuItem[], lang: 'zh' | 'en', roleAlias: string | undefined, counts: TodoCounts): MenuProps['items'] {
   return items
     .filter((m) => m.category === 1 && visibleFor(m, roleAlias))
     .map((m) => {
       const kids = (m.children ?? []).filter((c) => c.category === 1 && visibleFor(c, roleAlias));
-      const label = <span className={m.isEnabled ? undefined : 'kc-menu-disabled'}>{menuLabel(m, lang)}</span>;
-      return kids.length ? { key: m.id, label, children: sideItems(kids, lang, roleAlias) } : { key: m.id, label };
+      const pending = todoNumber(m, counts);
+      const label = (
+        <span className={m.isEnabled ? undefined : 'kc-menu-disabled'}>
+          {menuLabel(m, lang)}
+          {pending > 0 && <Badge className="kc-menu-todo" count={pending} size="small" style={{ marginInlineStart: 6 }} />}
+        </span>
+      );
+      return kids.length ? { key: m.id, label, children: sideItems(kids, lang, roleAlias, counts) } : { key: m.id, label };
     });
 }
 
@@ -46,6 +54,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
   const location = useLocation();
   const { menus } = useMenus();
   const openMenu = useOpenMenu();
+  const counts = useTodoCounts();
   const lang = (i18n.language === 'en' ? 'en' : 'zh') as 'zh' | 'en';
 
   const tabs = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));
@@ -82,7 +91,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
       className={`kc-app-tab${activeTab?.id === m.id ? ' kc-app-tab-active' : ''}${m.isEnabled ? '' : ' kc-menu-disabled'}`}
       onClick={() => openMenu(m)}
     >
-      <Badge count={(m as MenuItem & { todoNumber?: number }).todoNumber ?? 0} size="small" offset={[8, -4]}>
+      <Badge count={todoNumber(m, counts)} size="small" offset={[8, -4]}>
         <span>{menuLabel(m, lang)}</span>
       </Badge>
     </Button>
@@ -123,7 +132,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
               mode="inline"
               selectedKeys={chain ? [chain[chain.length - 1].id] : []}
               defaultOpenKeys={chain?.map((c) => c.id)}
-              items={sideItems(activeTab.children ?? [], lang, role?.roleAlias)}
+              items={sideItems(activeTab.children ?? [], lang, role?.roleAlias, counts)}
               onClick={({ key }) => {
                 const m = byId.get(key);
                 if (m) openMenu(m);
@@ -138,6 +147,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           </div>
           {/* first-login onboarding, then the password reminder (spec 000 §2.9, §2.10) */}
           <AccountGate />
+          <PushNotifier />
         </AntLayout.Content>
       </AntLayout>
     </AntLayout>

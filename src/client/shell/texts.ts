@@ -35,6 +35,8 @@ export const shellTexts: Texts = {
   'user.info': { zh: '个人信息', en: 'User info' },
   'user.switchRole': { zh: '切换角色', en: 'Back to role selection' },
   'user.logout': { zh: '退出登录', en: 'Log out' },
+  'push.title': { zh: '新的待办', en: 'New to-do' },
+  'push.go': { zh: '立即前往', en: 'Go now' },
   'user.logoutConfirm': { zh: '确定退出登录吗?', en: 'Are you sure you want to log out?' },
   'lang.zh': { zh: '中文', en: '中文' },
   'lang.en': { zh: 'English', en: 'English' },
