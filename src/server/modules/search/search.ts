@@ -10,9 +10,9 @@
  *   — a hit is a record the caller could list; filters use the list filter language (query.ts `addFilters`:
  *   field names of the resource, suffixes _equal, _like, _dategt …; unknown fields are 400);
  * - ranking: `ts_rank_cd(tsv, query)` (cover density, weights A–D of the index), ties by newest record;
- *   at most `CANDIDATES` (10,000) matching documents are ranked, so a query matching a large share of a big
+ *   at most `CANDIDATES` (1,000) matching documents are ranked, so a query matching a large share of a big
  *   index stays within the latency budget (DESIGN §10) — the top of such a query is the best of the first
- *   10,000 matches found, and `total` stops at that bound with `totalBounded: true`;
+ *   1,000 matches found, and `total` stops at that bound with `totalBounded: true`;
  * - highlights: `ts_headline` over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
  *   fragments), the spaces between Chinese words removed again.
  *
@@ -27,7 +27,7 @@ import { addFilters, Conditions, quote } from '../../resources/query.js';
 import type { IndexDef } from './documents.js';
 import type { Segmenters } from './segment.js';
 
-export const CANDIDATES = 10_000;
+export const CANDIDATES = 1_000;
 
 export interface SearchHit {
   id: string;
@@ -99,20 +99,22 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
   const names = new Map(q.indexes.map((d) => [d.id, d.indexName]));
   const where = `d.tenant_id = ${tenant} AND d.tsv @@ plainto_tsquery('simple', ${tq}) AND (${ors.join(' OR ')})`;
   const limit = cond.param(CANDIDATES);
-  const candidates = `SELECT d.index_id, d.record_id, d.resource, d.title, d.seg, d.tsv FROM search_document d WHERE ${where} LIMIT ${limit}`;
+  // one statement: the candidates (keys and rank only: the long texts are read for the page's rows alone),
+  // their count, the page, and its highlights
+  const candidates = `SELECT d.index_id, d.record_id, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score FROM search_document d WHERE ${where} LIMIT ${limit}`;
   const countSql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM search_document d WHERE ${where} LIMIT ${limit}) c`;
+  const countParams = cond.params.slice();
   const size = cond.param(q.size);
   const offset = cond.param((q.current - 1) * q.size);
-  const pageSql = `SELECT p.index_id::text AS index_id, p.record_id::text AS id, p.resource, p.title, p.score,
-      ts_headline('simple', p.seg, plainto_tsquery('simple', ${tq}), 'StartSel=<em>, StopSel=</em>, MaxWords=40, MinWords=12, MaxFragments=3, FragmentDelimiter=" … "') AS highlight
-    FROM (SELECT c.index_id, c.record_id, c.resource, c.title, c.seg, ts_rank_cd(c.tsv, plainto_tsquery('simple', ${tq})) AS score
-            FROM (${candidates}) c ORDER BY score DESC, c.record_id DESC LIMIT ${size} OFFSET ${offset}) p
+  const pageSql = `WITH c AS MATERIALIZED (${candidates})
+    SELECT p.index_id::text AS index_id, p.record_id::text AS id, s.resource, s.title, p.score, (SELECT count(*)::int FROM c) AS total,
+      ts_headline('simple', s.seg, plainto_tsquery('simple', ${tq}), 'StartSel=<em>, StopSel=</em>, MaxWords=40, MinWords=12, MaxFragments=3, FragmentDelimiter=" … "') AS highlight
+    FROM (SELECT * FROM c ORDER BY score DESC, record_id DESC LIMIT ${size} OFFSET ${offset}) p
+    JOIN search_document s ON s.tenant_id = ${tenant} AND s.index_id = p.index_id AND s.record_id = p.record_id
     ORDER BY p.score DESC, p.record_id DESC`;
-  const countParams = cond.params.slice(0, cond.params.length - 2);
-  const [rows, count] = await Promise.all([
-    pool.query<Record<string, any>>(pageSql, cond.params),
-    pool.query<{ n: number }>(countSql, countParams),
-  ]);
+  const rows = await pool.query<Record<string, any>>(pageSql, cond.params);
+  // past the last page there is no row to carry the count
+  const count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await pool.query<{ n: number }>(countSql, countParams);
   const total = count.rows[0].n;
   return {
     records: rows.rows.map((x) => ({
