@@ -23,6 +23,7 @@ export const runtimeTexts: Texts = {
   'rt.cancel': { zh: '取消', en: 'Cancel' },
   'rt.close': { zh: '关闭', en: 'Close' },
   'rt.save': { zh: '保存', en: 'Save' },
+  'rt.saved': { zh: '保存成功', en: 'Saved' },
   'rt.confirmTitle': { zh: '提示', en: 'Confirm' },
   'rt.removeConfirm': { zh: '确定将选择数据删除?', en: 'Delete the selected records?' },
   'rt.selectOne': { zh: '请选择至少一条数据', en: 'Please select at least one record' },

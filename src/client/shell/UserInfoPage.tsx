@@ -7,7 +7,9 @@
  *   classes, equal — saved with update-password ('password changed successfully'); the server's field errors
  *   go onto the fields;
  * - the phone number, read-only in the form, changes here with a code sent to the new number
- *   (send-validate purpose phone, then update-phone-by-smscode).
+ *   (send-validate purpose phone, then update-phone-by-smscode);
+ * - the message settings (system/usermsgsetting: which notices reach me by site message, SMS, e-mail), the
+ *   caller's own row through getMySetting / saveMySetting (runtime/MyRecordForm).
  */
 import React, { useState } from 'react';
 import { App, Button, Card, Form, Input, Modal, Space, Spin } from 'antd';
@@ -21,6 +23,7 @@ import { PASSWORD_MESSAGES } from '../../shared/validators/password.js';
 import { getInfo, INFO_URL, sendCode, type AccountInfo } from './account.js';
 import { NewPasswordItems, SmsCodeItem } from './PasswordFields.js';
 import { UserInfoForm } from './UserInfoForm.js';
+import { MyRecordForm } from '../runtime/MyRecordForm.js';
 
 export function UserInfoPage() {
   const { t } = useTranslation();
@@ -43,6 +46,9 @@ export function UserInfoPage() {
       </Card>
       <Card title={t('userinfo.password')}>
         <PasswordForm />
+      </Card>
+      <Card title={t('userinfo.messages')}>
+        <MyRecordForm name="system/usermsgsetting" load="/api/system/usermsgsetting/getMySetting" save="/api/system/usermsgsetting/saveMySetting" />
       </Card>
     </Space>
   );

@@ -82,6 +82,7 @@ export const accountTexts: Texts = {
   'reminder.never': { zh: '不再提醒', en: 'Do not remind again' },
   'userinfo.title': { zh: '个人信息', en: 'Personal information' },
   'userinfo.password': { zh: '修改密码', en: 'Change password' },
+  'userinfo.messages': { zh: '消息设置', en: 'Message settings' },
   'userinfo.oldPassword': { zh: '原密码', en: 'Old password' },
   'userinfo.save': { zh: '保存', en: 'Save' },
   'userinfo.changePhone': { zh: '修改手机号', en: 'Change phone number' },

@@ -16,7 +16,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
 import { useSession } from '../runtime/session.js';
-import type { MenuItem } from './menu.js';
 
 export const COUNT_URL = '/api/basic/todo/countNumber';
 export const PUSH_URL = '/api/basic/todo/myPush';
@@ -38,8 +37,14 @@ export function useTodoCounts(): TodoCounts {
   return data && typeof data === 'object' ? data : {};
 }
 
+/** What a badge is counted over: a menu's path and its children (MenuItem has both). */
+export interface TodoNode {
+  path?: string | null;
+  children?: TodoNode[];
+}
+
 /** A menu's badge: its own path's count plus its children's (summed over the whole subtree). */
-export function todoNumber(menu: Pick<MenuItem, 'path' | 'children'>, counts: TodoCounts): number {
+export function todoNumber(menu: TodoNode, counts: TodoCounts): number {
   const own = menu.path ? Number(counts[menu.path] ?? 0) : 0;
   return (menu.children ?? []).reduce((n, c) => n + todoNumber(c, counts), own);
 }
