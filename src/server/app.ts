@@ -44,9 +44,11 @@ import { module as flow } from './modules/flow/index.js';
 import { module as duplicate } from './modules/duplicate/index.js';
 import { module as search } from './modules/search/index.js';
 import { module as portal } from './modules/portal/index.js';
+import { module as spider } from './modules/spider/index.js';
+import { module as project } from './modules/project/index.js';
 
 /** The server modules (DESIGN §3), listed once: each mounts its routes and registers its hooks and flows. */
-export const MODULES: readonly Module[] = [system, basic, files, flow, excel, duplicate, search, portal];
+export const MODULES: readonly Module[] = [system, basic, files, flow, excel, duplicate, search, portal, spider, project];
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 
 export interface Kernel {

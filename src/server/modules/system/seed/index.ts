@@ -218,6 +218,14 @@ export const MENUS: MenuSeed[] = [
       { code: 'duplicate_algorithm', name: '查重算法', nameEn: 'Algorithms', path: '/duplicate/duplicatealgorithm', resource: 'duplicate/duplicatealgorithm', grant: [ROLE.admin], children: buttons('duplicate_algorithm', '查重算法', 'algorithm', ADMINS) },
     ],
   },
+  // the crawler (modules/spider, issue 16): tasks and their logs, for administrators
+  {
+    code: 'spider', name: '数据采集', nameEn: 'Data collection', path: '/spider', source: 'CloudDownloadOutlined', grant: [ROLE.admin],
+    children: [
+      { code: 'spider_task', name: '采集任务', nameEn: 'Crawl tasks', path: '/spider/task', resource: 'spider/task', grant: [ROLE.admin], children: buttons('spider_task', '采集任务', 'task', ADMINS) },
+      { code: 'spider_tasklog', name: '采集日志', nameEn: 'Crawl logs', path: '/spider/tasklog', resource: 'spider/tasklog', grant: [ROLE.admin] },
+    ],
+  },
   // content portal and full-text search (modules/portal, modules/search; issue 14)
   {
     code: 'portal', name: '门户管理', nameEn: 'Content portal', path: '/portal', source: 'GlobalOutlined', grant: [ROLE.admin, ROLE.researchManagement],
@@ -306,7 +314,7 @@ export const MENUS: MenuSeed[] = [
 
 /** The seeded top menus: code, names, icon, and the codes of the top-level menus each holds. */
 export const TOP_MENUS = [
-  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement', 'duplicate', 'portal'] },
+  { code: 'research', name: '科研管理', nameEn: 'Research', source: 'ExperimentOutlined', menus: ['project', 'achievement', 'duplicate', 'portal', 'spider'] },
   { code: 'admin', name: '系统管理', nameEn: 'Administration', source: 'SettingOutlined', menus: ['system'] },
 ];
 
