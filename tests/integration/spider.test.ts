@@ -198,6 +198,21 @@ describe('spider: crawling the local site', () => {
     expect(running.body.data.taskStatus).toBe(3);
   });
 
+  it('renders a page that needs JavaScript with PlaywrightCrawler on chromium', async () => {
+    site.hits.clear();
+    const id = await newTask('browser', {
+      startUrls: [`${site.base}/js`],
+      rules: [{ name: 'js', urlPattern: '/js$', fields: [{ name: 'title', selector: 'h1', process: ['trim'] }, { name: 'body', selector: '.body' }] }],
+      useBrowser: true,
+    });
+    expect((await call(s, admin, 'GET', `${T}/start?id=${id}`)).status).toBe(200);
+    expect(await waitFor(id, (x) => x.taskStatus !== 1, 60_000)).toMatchObject({ taskStatus: 4, rowsCount: 1, errorCount: 0 });
+    const rows = await allData(id);
+    expect(rows.map((r) => ({ title: r.title, body: r.body }))).toEqual([{ title: '脚本写的标题', body: '脚本写的正文' }]);
+    expect(site.hits.get('/js.js')).toBe(1);
+    expect(site.foreign).toBe(0);
+  }, 90_000);
+
   it('copies a task with its configuration; deleteAll removes the collected rows', async () => {
     const id = await newTask('copy');
     const c = await call(s, admin, 'GET', `${T}/copy?id=${id}`);
