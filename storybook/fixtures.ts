@@ -18,7 +18,8 @@
  * array sub-forms two rows, booleans alternate, numbers respect minimum / maximum / precision, dates
  * (`format` date, date-time, year, month) advance per row and per field from 2024-01-08, `format` email, phone
  * and idcard give valid addresses, mobile numbers and ID numbers (src/shared/validators), and strings are
- * the field's title with the row's number (区划名称1, 区划名称1-2 for a child), cut to `maxLength`; a field
+ * the field's title with the row's number (区划名称1, 区划名称1-2 for a child), cut to `maxLength`, or digits
+ * (1001 …) for a string stored as a bigint (an id); a field
  * with a `pattern` takes the first candidate that matches: the example of its placeholder (`e.g. …`), that
  * text, or digits.
  */
@@ -158,6 +159,8 @@ export function createFixtures(schemas: ResourceSchema[]) {
         return first17 + idCardCheckChar(first17);
       }
     }
+    // a string stored as a bigint (an id, often an `x-ref`) is an id: digits
+    if ((node['x-column'] as { type?: string } | undefined)?.type === 'bigint') return String(1001 + at.i);
     const own = text(node, name, at.tag);
     const patterns = patternsOf(node);
     if (!patterns.length) return own;
