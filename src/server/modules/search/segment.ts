@@ -7,6 +7,9 @@
  *   低温储粮 → 低温, 储粮, 低温储粮), lower-cased, punctuation and blanks dropped, stop words dropped — what
  *   the tsvector holds; `displayWords(text)`: the plain segmentation of the same text, stop words kept (what ts_headline marks);
  *   `queryWords(text)`: the plain segmentation of a query, de-duplicated (the words a hit must all contain).
+ * - jieba's HMM (new-word guessing) is off for documents and queries alike: with it, the same characters split
+ *   differently in a sentence and in a short query (在浅圆仓的 → 在/浅/圆仓/的, the query 浅圆仓 → 浅圆仓) and the
+ *   query missed; without it both follow the dictionary (浅/圆/仓 in both), and the IK dictionary adds words.
  * - A tenant without dictionary entries shares one jieba instance (~40 MB, ~1 s to load); a tenant with custom
  *   words has its own, rebuilt when its words change. The entries are read at most every `ttlMs` (5 s) per
  *   node, and at once on the node where they were edited (`invalidate`): another node sees a change within 5 s.
@@ -50,16 +53,16 @@ export class Segmenter {
   }
 
   documentWords(text: string): string[] {
-    return text ? this.clean(this.jieba.cutForSearch(text, true)) : [];
+    return text ? this.clean(this.jieba.cutForSearch(text, false)) : [];
   }
 
   /** Stop words are kept here: this is the text shown (and searched for changed dictionary words). */
   displayWords(text: string): string[] {
-    return text ? this.clean(this.jieba.cut(text, true), true) : [];
+    return text ? this.clean(this.jieba.cut(text, false), true) : [];
   }
 
   queryWords(text: string): string[] {
-    return [...new Set(this.clean(this.jieba.cut(text.slice(0, 200), true)))].slice(0, 16);
+    return [...new Set(this.clean(this.jieba.cut(text.slice(0, 200), false)))].slice(0, 16);
   }
 }
 
