@@ -314,18 +314,17 @@ describe('duplicate algorithms', () => {
 describe('project/baseinfo/checkRepeat', () => {
   it('a project whose name repeats another project’s is 100 % with that project as the source', async () => {
     const pool = s.kernel.database.pool;
-    const demo = (await pool.query(`SELECT id::text, name, dept_id FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0];
-    const res = await call(s, admin, 'POST', '/api/project/baseinfo/submit', {
-      name: demo.name, code: `${TAG}-1`, type: '2', leader: '李科', deptId: String(demo.dept_id), startDate: '2025-01-01', endDate: '2026-01-01', declareStatus: 0,
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const chk = await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=${res.body.data.id}`);
+    const demo = (await pool.query(`SELECT id::text, name, create_dept FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0];
+    // a second project of the same name (written directly: this test is about the check, not the project form)
+    const id = String(BigInt(demo.id) + 7n);
+    await pool.query(`INSERT INTO project_baseinfo (id, tenant_id, name, create_dept, is_deleted) VALUES ($1::bigint, '000000', $2, $3, 0)`, [id, demo.name, demo.create_dept]);
+    const chk = await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=${id}`);
     expect(chk.status, JSON.stringify(chk.body)).toBe(200);
     expect(chk.body.data.similarity).toBe(100);
     expect(chk.body.data.sources.map((x: Json) => x.recordId)).toContain(demo.id);
-    expect(chk.body.data.sources.map((x: Json) => x.recordId)).not.toContain(res.body.data.id);
-    expect((await call(s, other, 'GET', `/api/project/baseinfo/checkRepeat?id=${res.body.data.id}`)).status).toBe(404);
+    expect(chk.body.data.sources.map((x: Json) => x.recordId)).not.toContain(id);
+    expect((await call(s, other, 'GET', `/api/project/baseinfo/checkRepeat?id=${id}`)).status).toBe(404);
     expect((await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=abc`)).status).toBe(400);
-    await call(s, admin, 'POST', `/api/project/baseinfo/remove?ids=${res.body.data.id}`);
+    await pool.query(`DELETE FROM project_baseinfo WHERE id = $1::bigint`, [id]);
   });
 });
