@@ -59,10 +59,11 @@ describe('menu/routes', () => {
     expect(named(tree, '行政区划')).toBeUndefined();
   });
 
-  it('shows a module that is not built yet with isEnabled false (项目申报)', async () => {
+  it('enables the research projects once built (issue 12: 项目申报, 项目指南)', async () => {
     const { body } = await call(s, kyry, 'GET', '/api/blade-system/menu/routes');
-    expect(named(body.data, '项目申报')).toMatchObject({ path: '/project/baseinfo', isEnabled: false });
-    expect(named(body.data, '科研项目')).toMatchObject({ isEnabled: false });
+    expect(named(body.data, '项目申报')).toMatchObject({ path: '/project/baseinfo', isEnabled: true, resource: 'project/baseinfo' });
+    expect(named(body.data, '项目指南')).toMatchObject({ path: '/project/guide', isEnabled: true, resource: 'project/guide' });
+    expect(named(body.data, '科研项目')).toMatchObject({ isEnabled: true });
   });
 
   it('enables every achievement type as a resource page (专利, 论文, 软件著作权, 著作, 奖励, 标准)', async () => {
@@ -143,7 +144,10 @@ describe('menu/buttons', () => {
     expect(status).toBe(200);
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
     // with the Excel export / import buttons (issue 13), whose path names the template
-    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
+    const own = codes(body).filter((c) => !c.startsWith('project_'));
+    expect(own.sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
+    // the research projects (issue 12): guides read only, declarations written, not removed
+    expect(codes(body).filter((c) => c.startsWith('project_')).sort()).toEqual(['project_baseinfo_add', 'project_baseinfo_edit', 'project_baseinfo_view', 'project_guide_view']);
     const patent = named(body.data, '专利')!;
     const leaves = patent.children.map((c) => c.code);
     expect(leaves.sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_export', 'patent_import', 'patent_view']);
@@ -154,7 +158,7 @@ describe('menu/buttons', () => {
   it('gives a declaring unit no delete button on any achievement type', async () => {
     const { body } = await call(s, sbdw, 'GET', '/api/blade-system/menu/buttons');
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
-    expect(codes(body).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
+    expect(codes(body).filter((c) => !c.startsWith('project_')).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
   });
 
   it('gives the administrator the region buttons too', async () => {

@@ -95,6 +95,9 @@ const buttons = (code: string, name: string, nameEn: string, grants: Record<'vie
 
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
+/** Who declares research projects and reads the guides (issue 12). */
+const DECLARERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
+
 const ADMINS = { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] };
 
 /**
@@ -185,10 +188,22 @@ const GRANTED_WITH: Record<string, string[]> = { [ROLE.researchManagement]: [SUB
  */
 export const MENUS: MenuSeed[] = [
   {
-    code: 'project', name: '科研项目', nameEn: 'Research projects', path: '/project', source: 'ProjectOutlined', isEnabled: false,
+    code: 'project', name: '科研项目', nameEn: 'Research projects', path: '/project', source: 'ProjectOutlined',
     grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.expert, ROLE.researcher],
     children: [
-      { code: 'project_baseinfo', name: '项目申报', nameEn: 'Project declaration', path: '/project/baseinfo', isEnabled: false, grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher] },
+      // issue 12 (src/server/modules/project): guides, declarations and the experts picked for them
+      {
+        code: 'project_guide', name: '项目指南', nameEn: 'Project guides', path: '/project/guide', resource: 'project/guide', grant: DECLARERS,
+        children: buttons('project_guide', '指南', 'guide', { view: DECLARERS, add: [ROLE.researchManagement], edit: [ROLE.researchManagement], delete: [ROLE.researchManagement] }),
+      },
+      {
+        code: 'project_baseinfo', name: '项目申报', nameEn: 'Project declaration', path: '/project/baseinfo', resource: 'project/baseinfo', grant: DECLARERS,
+        children: buttons('project_baseinfo', '项目', 'project', { view: DECLARERS, add: DECLARERS, edit: DECLARERS, delete: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager] }),
+      },
+      {
+        code: 'project_expert', name: '评审专家', nameEn: 'Expert panels', path: '/project/expert', resource: 'project/expert', grant: [ROLE.researchManagement],
+        children: buttons('project_expert', '评审专家', 'expert', { view: [ROLE.researchManagement], add: [ROLE.researchManagement], edit: [ROLE.researchManagement], delete: [ROLE.researchManagement] }),
+      },
       { code: 'project_expert_todo', name: '专家评审', nameEn: 'Expert review', path: '/project/expert-todo', isEnabled: false, roles: [ROLE.expert], grant: [ROLE.expert] },
     ],
   },

@@ -1,0 +1,93 @@
+/**
+ * What the declaration schema (schemas/project/baseinfo.json) cannot say (issue 12; engine hooks):
+ *
+ * - the budget adds up (科技项目经费预算: 总经费 = 拨款经费 + 自筹经费 = Σ 直接费用科目), in units of 10,000 CNY
+ *   compared to the cent: otherwise 400 with `budgetSubjects` / `budgetSources` and nothing is stored;
+ * - a declaration under review or decided (project_status 1–4, 6, 7; see migrations.ts) cannot be edited nor
+ *   removed (400 项目已提交申报，审核期间及审核完成后不能修改); a returned one (5) can;
+ * - `groupDeptId` (x-server-only) is the top company above the record's department: the group's research
+ *   management decides the BPMN's groupReview and finalReview (`${record.groupDeptId}`).
+ *
+ * `saveProcess` is the multi-step progress of a declaration (getSaveProcess, totalSave): one step per form
+ * section, done when its required values are there.
+ */
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError } from '../../core/envelope.js';
+import type { ResourceEngine } from '../../resources/engine.js';
+
+export const PROJECT = 'project/baseinfo';
+type Row = Record<string, unknown>;
+
+/** The direct-cost budget subjects (dictionary project_budget_subject), record fields. */
+export const BUDGET_SUBJECTS = ['budgetEquipment', 'budgetMaterial', 'budgetTesting', 'budgetTravel', 'budgetMeeting', 'budgetLabour', 'budgetExpert', 'budgetOther'] as const;
+
+/** Statuses (dictionary project_status) in which the declaration is fixed. */
+export const FIXED_STATUSES = [1, 2, 3, 4, 6, 7];
+
+const cents = (v: unknown) => Math.round((Number(v ?? 0) || 0) * 100);
+const wan = (c: number) => (c / 100).toFixed(2);
+
+export const M = {
+  budgetSubjects: (sum: number, total: number) => ({
+    zh: `预算科目合计（${wan(sum)}万元）与总经费（${wan(total)}万元）不一致`,
+    en: `The budget subjects add up to ${wan(sum)} (10k CNY), not the total budget of ${wan(total)}`,
+  }),
+  budgetSources: (sum: number, total: number) => ({
+    zh: `拨款经费与自筹经费之和（${wan(sum)}万元）与总经费（${wan(total)}万元）不一致`,
+    en: `Allocated and self-raised funds add up to ${wan(sum)} (10k CNY), not the total budget of ${wan(total)}`,
+  }),
+  fixed: { zh: '项目已提交申报，审核期间及审核完成后不能修改', en: 'The declaration was submitted: it cannot change while under review or once decided' },
+};
+
+/** Throws 400 (the message of `M`) unless the budget of `rec` adds up. */
+export function checkBudget(rec: Row): void {
+  const total = cents(rec.totalBudget);
+  const subjects = BUDGET_SUBJECTS.reduce((s, f) => s + cents(rec[f]), 0);
+  if (subjects !== total) throw new ApiError(400, M.budgetSubjects(subjects, total), undefined, { field: 'totalBudget' });
+  const sources = cents(rec.allocatedBudget) + cents(rec.selfRaisedBudget);
+  if (sources !== total) throw new ApiError(400, M.budgetSources(sources, total), undefined, { field: 'allocatedBudget' });
+}
+
+/** The top company (dept_category 1) above `deptId` (itself included), or null. */
+export async function groupCompanyOf(db: Db, tenantId: string, deptId: string | null): Promise<string | null> {
+  if (!deptId || !/^\d{1,19}$/.test(deptId)) return null;
+  const res = await sql<{ id: string }>`
+    SELECT a.id::text AS id FROM blade_dept d
+      JOIN blade_dept a ON a.tenant_id = d.tenant_id AND a.id::text = ANY(string_to_array(d.ancestors || ',' || d.id::text, ',')) AND a.dept_category = 1 AND a.is_deleted = 0
+     WHERE d.id = ${deptId}::bigint AND d.tenant_id = ${tenantId}
+     ORDER BY length(a.ancestors), a.id LIMIT 1`.execute(db);
+  return res.rows[0]?.id ?? null;
+}
+
+/** The steps of the multi-step declaration, each with the fields that make it done. */
+export const SAVE_STEPS: Array<{ key: string; title: string; titleEn: string; done: (r: Row) => boolean }> = [
+  { key: 'basic', title: '基本信息', titleEn: 'Basic information', done: (r) => ['name', 'code', 'type', 'deptId', 'leader', 'startDate', 'endDate'].every((f) => r[f] !== null && r[f] !== undefined && r[f] !== '') },
+  { key: 'content', title: '研究内容', titleEn: 'Research content', done: (r) => ['researchContent', 'objectives', 'indicators'].every((f) => typeof r[f] === 'string' && (r[f] as string).trim() !== '') },
+  { key: 'budget', title: '经费预算', titleEn: 'Budget', done: (r) => cents(r.totalBudget) > 0 },
+  { key: 'team', title: '项目组成员', titleEn: 'Team', done: (r) => Array.isArray(r.teamMembers) && r.teamMembers.length > 0 },
+  { key: 'annex', title: '附件', titleEn: 'Attachments', done: (r) => Array.isArray(r.annex) && r.annex.length > 0 },
+];
+
+/** `{steps: [{key, title, done}], done, total, percent}` of a stored declaration. */
+export function saveProcess(rec: Row, lang: 'zh' | 'en') {
+  const steps = SAVE_STEPS.map((s) => ({ key: s.key, title: lang === 'en' ? s.titleEn : s.title, done: s.done(rec) }));
+  const done = steps.filter((s) => s.done).length;
+  return { steps, done, total: steps.length, percent: Math.round((done * 100) / steps.length) };
+}
+
+/** Registers the declaration's hooks on `engine`. */
+export function registerDeclarationHooks(db: Db, engine: ResourceEngine): void {
+  engine.hooks(PROJECT, {
+    async beforeSubmit(c) {
+      if (!c.isNew && FIXED_STATUSES.includes(Number(c.existing?.projectStatus ?? 0))) throw new ApiError(400, M.fixed);
+      checkBudget({ ...(c.existing ?? {}), ...c.record });
+      const dept = (c.existing?.createDept as string | undefined) ?? c.user.deptId ?? null;
+      c.record.groupDeptId = await groupCompanyOf(c.trx, c.user.tenantId, dept ? String(dept) : null);
+    },
+    async beforeRemove(c) {
+      const res = await sql<{ n: number }>`SELECT count(*)::int AS n FROM project_baseinfo WHERE tenant_id = ${c.user.tenantId} AND id = ANY(${c.ids}::bigint[])
+                                              AND project_status = ANY(${FIXED_STATUSES}::int[]) AND is_deleted = 0`.execute(c.trx);
+      if (res.rows[0].n > 0) throw new ApiError(400, M.fixed);
+    },
+  });
+}

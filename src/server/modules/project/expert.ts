@@ -1,0 +1,107 @@
+/**
+ * Expert review of declarations (issue 12; schemas/project/expert.json): research management picks experts
+ * for a project, each expert scores it against the indicators and comments.
+ *
+ * - picking (generic submit of project/expert; hooks here): the user must be marked expert (blade_user
+ *   is_expert, 400 所选用户不是评审专家); an expert of the project's own company must abstain (回避: 400
+ *   评审专家与项目申报单位属于同一单位，须回避); an expert is picked once per project (400 该专家已是本项目的评审专家);
+ *   expertName and expertUnit are filled from the user. A submitted review is not changed nor removed (400).
+ * - POST /api/project/expert/submitComment `{id, scoreInnovation (0–30), scoreFeasibility (0–30),
+ *   scoreBenefit (0–20), scoreTeam (0–20), comment (required, ≤ 2000)}`: only the picked expert (403 otherwise),
+ *   once (400 评审意见已提交); totalScore is the sum (0–100); the project's expertScore becomes the mean
+ *   total of its submitted reviews (two decimals). Indicators: 创新性, 技术可行性, 预期效益, 团队与条件
+ *   (common enterprise project-review practice).
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError, ok } from '../../core/envelope.js';
+import type { OrgCache } from '../../core/context.js';
+import type { ResourceEngine } from '../../resources/engine.js';
+import { readable } from './routes.js';
+
+export const EXPERT = 'project/expert';
+type Row = Record<string, unknown>;
+
+export const INDICATORS = [
+  { field: 'scoreInnovation', max: 30, zh: '创新性', en: 'innovation' },
+  { field: 'scoreFeasibility', max: 30, zh: '技术可行性', en: 'feasibility' },
+  { field: 'scoreBenefit', max: 20, zh: '预期效益', en: 'expected benefit' },
+  { field: 'scoreTeam', max: 20, zh: '团队与条件', en: 'team and conditions' },
+] as const;
+
+export const M = {
+  notExpert: { zh: '所选用户不是评审专家', en: 'The chosen user is not an expert reviewer' },
+  avoid: { zh: '评审专家与项目申报单位属于同一单位，须回避', en: 'The expert belongs to the declaring company and must abstain' },
+  twice: { zh: '该专家已是本项目的评审专家', en: 'This expert already reviews this project' },
+  reviewed: { zh: '评审意见已提交，不能修改', en: 'The review was submitted and cannot change' },
+  notYours: { zh: '只有被选定的评审专家才能提交评审意见', en: 'Only the chosen expert may submit this review' },
+  comment: { zh: '请输入评审意见', en: 'Please enter the review comment' },
+  commentLong: { zh: '评审意见不能超过2000个字符', en: 'The review comment must be at most 2000 characters' },
+  score: (zh: string, en: string, max: number) => ({ zh: `${zh}评分须为0到${max}之间的整数`, en: `The ${en} score must be a whole number from 0 to ${max}` }),
+};
+
+export function registerExpert(app: FastifyInstance, db: Db, engine: ResourceEngine, org: OrgCache): void {
+  engine.hooks(EXPERT, {
+    async beforeSubmit(c) {
+      if (!c.isNew && Number(c.existing?.reviewStatus ?? 0) === 1) throw new ApiError(400, M.reviewed);
+      const rec = { ...(c.existing ?? {}), ...c.record };
+      const t = c.user.tenantId;
+      const u = (await sql<{ name: string; dept: string | null; expert: boolean | null }>`
+        SELECT coalesce(real_name, name, account) AS name, dept_id::text AS dept, is_expert AS expert FROM blade_user
+         WHERE id = ${String(rec.expertId)}::bigint AND tenant_id = ${t} AND is_deleted = 0`.execute(c.trx)).rows[0];
+      if (!u || !u.expert) throw new ApiError(400, M.notExpert, undefined, { field: 'expertId' });
+      const p = (await sql<{ dept: string | null }>`SELECT create_dept::text AS dept FROM project_baseinfo WHERE id = ${String(rec.projectId)}::bigint AND tenant_id = ${t}`.execute(c.trx)).rows[0];
+      const expertCompany = u.dept ? await org.companyOf(t, u.dept) : null;
+      const projectCompany = p?.dept ? await org.companyOf(t, p.dept) : null;
+      if (expertCompany && expertCompany === projectCompany) throw new ApiError(400, M.avoid, undefined, { field: 'expertId' });
+      const dup = await sql`SELECT 1 FROM project_expert WHERE tenant_id = ${t} AND project_id = ${String(rec.projectId)} AND expert_id = ${String(rec.expertId)}
+                              AND is_deleted = 0 AND id <> ${String(c.existing?.id ?? 0)}::bigint`.execute(c.trx);
+      if (dup.rows.length) throw new ApiError(400, M.twice, undefined, { field: 'expertId' });
+      c.record.expertName = u.name;
+      const unit = u.dept ? (await sql<{ n: string }>`SELECT dept_name AS n FROM blade_dept WHERE id = ${expertCompany ?? u.dept}::bigint`.execute(c.trx)).rows[0] : undefined;
+      c.record.expertUnit = unit?.n ?? null;
+    },
+    async beforeRemove(c) {
+      const res = await sql`SELECT 1 FROM project_expert WHERE tenant_id = ${c.user.tenantId} AND id = ANY(${c.ids}::bigint[]) AND review_status = 1 AND is_deleted = 0`.execute(c.trx);
+      if (res.rows.length) throw new ApiError(400, M.reviewed);
+    },
+  });
+
+  app.post('/api/project/expert/submitComment', { schema: { tags: [EXPERT], summary: 'The chosen expert scores the project and comments' } }, async (req) => {
+    const user = req.user!;
+    const b = (req.body && typeof req.body === 'object' ? req.body : {}) as Row;
+    const rev = await readable(engine, user, EXPERT, b.id === undefined ? undefined : String(b.id)).catch(async (e: unknown) => {
+      // experts hold no grant on the picking screen: their own assignment is enough
+      if (!(e instanceof ApiError) || e.code !== 403 || typeof b.id !== 'string' || !/^\d{1,19}$/.test(b.id)) throw e;
+      const row = (await sql<Row>`SELECT id::text AS id, expert_id AS "expertId", review_status AS "reviewStatus", project_id AS "projectId" FROM project_expert
+                                   WHERE id = ${b.id}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db)).rows[0];
+      if (!row || row.expertId !== user.userId) throw e;
+      return row;
+    });
+    if (String(rev.expertId) !== user.userId) throw new ApiError(403, M.notYours);
+    if (Number(rev.reviewStatus ?? 0) === 1) throw new ApiError(400, M.reviewed);
+    const scores: number[] = [];
+    for (const i of INDICATORS) {
+      const v = typeof b[i.field] === 'string' && b[i.field] !== '' ? Number(b[i.field]) : b[i.field];
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > i.max) throw new ApiError(400, M.score(i.zh, i.en, i.max), undefined, { field: i.field });
+      scores.push(v);
+    }
+    const comment = typeof b.comment === 'string' ? b.comment.trim() : '';
+    if (!comment) throw new ApiError(400, M.comment, undefined, { field: 'comment' });
+    if ([...comment].length > 2000) throw new ApiError(400, M.commentLong, undefined, { field: 'comment' });
+    const total = scores.reduce((s, x) => s + x, 0);
+    const projectScore = await db.transaction().execute(async (trx) => {
+      const upd = await sql`UPDATE project_expert SET score_innovation = ${scores[0]}, score_feasibility = ${scores[1]}, score_benefit = ${scores[2]}, score_team = ${scores[3]},
+                              total_score = ${total}, comment = ${comment}, review_status = 1, update_user = ${user.userId}::bigint, update_time = now()
+                             WHERE id = ${String(rev.id)}::bigint AND tenant_id = ${user.tenantId} AND review_status = 0 AND is_deleted = 0`.execute(trx);
+      if (Number(upd.numAffectedRows ?? 0) !== 1) throw new ApiError(400, M.reviewed);
+      const avg = (await sql<{ a: string | null }>`SELECT round(avg(total_score)::numeric, 2)::text AS a FROM project_expert
+                                                   WHERE tenant_id = ${user.tenantId} AND project_id = ${String(rev.projectId)} AND review_status = 1 AND is_deleted = 0`.execute(trx)).rows[0].a;
+      await sql`UPDATE project_baseinfo SET expert_score = ${avg}::numeric WHERE id = ${String(rev.projectId)}::bigint AND tenant_id = ${user.tenantId}`.execute(trx);
+      return avg === null ? null : Number(avg);
+    });
+    engine.changed('project_expert');
+    engine.changed('project_baseinfo');
+    return ok({ id: rev.id, totalScore: total, projectScore }, req.lang === 'en' ? 'Review submitted' : '评审意见已提交', req.lang);
+  });
+}
