@@ -227,6 +227,52 @@ describe('spider: crawling the local site', () => {
   });
 });
 
+describe('spider: schedules (cron/schedule on pg-boss)', () => {
+  const C = '/api/cron/schedule';
+  it('refuses a bad cron expression or an unknown task with the message and stores nothing', async () => {
+    const id = await newTask('sched-bad');
+    const before = await countRows(s, 'cron_schedule');
+    const bad = await call(s, admin, 'POST', `${C}/submit`, { spiderTaskId: id, cronExpression: '61 * * * *' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('Cron 表达式不正确（分 时 日 月 周）');
+    const unknown = await call(s, admin, 'POST', `${C}/submit`, { spiderTaskId: '123', cronExpression: '* * * * *' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toBe('所选采集任务不存在');
+    const batch = await call(s, admin, 'POST', `${C}/batchSave`, [{ spiderTaskId: id, cronExpression: '0 2 * * *' }, { spiderTaskId: id, cronExpression: 'nope' }]);
+    expect(batch.status).toBe(400);
+    expect(batch.body.msg).toBe('Cron 表达式不正确（分 时 日 月 周）');
+    expect(await countRows(s, 'cron_schedule')).toBe(before);
+  });
+
+  it('fires once a minute through pg-boss, lists the jobs it ran, and stops', async () => {
+    site.hits.clear();
+    const id = await newTask('sched', config({ maxPages: 1, startUrls: [`${site.base}/detail/1`] }));
+    const r = await call(s, admin, 'POST', `${C}/submit`, { spiderTaskId: id, cronExpression: '* * * * *' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const sid = r.body.data.id as string;
+    expect(r.body.data.scheduleStatus).toBe(1);
+    expect(await countRows(s, 'pgboss.schedule', `name = 'spider-schedule' AND key = $1`, [sid])).toBe(1);
+    const one = await call(s, admin, 'GET', `${C}/getOneBySpiderTask?spiderTaskId=${id}`);
+    expect(one.body.data.id).toBe(sid);
+    await waitFor(id, (x) => x.taskStatus === 4 && x.rowsCount === 1, 150_000);
+    expect(site.hits.get('/detail/1')).toBe(1);
+    const jobs = await call(s, admin, 'GET', `${C}/getJobsBySpriderTask?spiderTaskId=${id}`);
+    expect(jobs.status).toBe(200);
+    expect(jobs.body.data.total).toBeGreaterThanOrEqual(1);
+    expect(jobs.body.data.records[0]).toMatchObject({ status: 'done', writtenCount: 1 });
+    expect((await call(s, admin, 'GET', `${C}/detail?id=${sid}`)).body.data.lastFireTime).toBeTruthy();
+    const off = await call(s, admin, 'POST', `${C}/stopOrStart?id=${sid}`);
+    expect(off.body.data.scheduleStatus).toBe(0);
+    expect(await countRows(s, 'pgboss.schedule', `name = 'spider-schedule' AND key = $1`, [sid])).toBe(0);
+    // another tenant and a user without the menu
+    expect((await call(s, other, 'GET', `${C}/getJobsBySpriderTask?spiderTaskId=${id}`)).body.data.total).toBe(0);
+    expect((await call(s, other, 'POST', `${C}/stopOrStart?id=${sid}`)).status).toBe(404);
+    expect((await call(s, kygl, 'GET', `${C}/getOneBySpiderTask?spiderTaskId=${id}`)).status).toBe(403);
+    const rm = await call(s, admin, 'POST', `${C}/remove?ids=${sid}`);
+    expect(rm.status).toBe(200);
+  }, 200_000);
+});
+
 describe('spider: access', () => {
   it('another tenant sees nothing, a user without the menu gets 403', async () => {
     const id = await newTask('private');

@@ -7,6 +7,7 @@
  * - crawl.ts: the `spider-crawl` job (crawlee's CheerioCrawler, or PlaywrightCrawler on Debian's chromium);
  * - routes.ts: start, pasue, stop, copy, getExecuteStatus, getConfigData, saveConfigData, viewData,
  *   viewLogData, deleteAll;
+ * - schedule.ts: `cron/schedule` (schemas/spider/schedule.json) mirrored into pg-boss schedules;
  * - migrations.ts: the crawl's frontier and collected rows.
  *
  * New tasks start idle with empty counters (a hook, so a submit cannot set them).
@@ -16,6 +17,7 @@ import { sql } from '../../core/db/index.js';
 import { CRAWL_JOB, TASK_STATUS, crawlJob } from './crawl.js';
 import { migrations } from './migrations.js';
 import { TASK_RESOURCE, registerTaskRoutes } from './routes.js';
+import { registerSchedules } from './schedule.js';
 
 /** Debian's chromium (DESIGN §2); CHROMIUM_PATH overrides. */
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -44,5 +46,6 @@ export const module: Module = {
       }
     }, { batchSize: 1 });
     registerTaskRoutes(app, { db, engine: k.engine, registry: k.registry, jobs: k.jobs });
+    await registerSchedules(app, { db, engine: k.engine, registry: k.registry, jobs: k.jobs, log: (e) => app.log.error(e) });
   },
 };

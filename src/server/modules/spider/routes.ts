@@ -24,6 +24,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { Jobs } from '../../core/jobs.js';
+import type { AuthUser } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Registry } from '../../resources/registry.js';
@@ -60,6 +61,33 @@ export interface RouteDeps {
   jobs: Jobs;
 }
 
+/**
+ * Starts (or resumes, when paused) the crawl of task `id` of `user`'s tenant as `user`: claims the task
+ * (status running), clears the frontier of a task that was not paused, queues the `spider-crawl` job.
+ * Answers `{taskStatus, jobId}`; 400 when it has no configuration or is already running, 404 when unknown.
+ * Used by `start` and by the schedules (schedule.ts).
+ */
+export async function startTask(d: { db: Db; jobs: Jobs }, user: AuthUser, id: string): Promise<{ taskStatus: number; jobId: string }> {
+  const { db } = d;
+  const r = await sql<Row>`SELECT name, task_status, config_data IS NOT NULL AS configured FROM spider_task WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db);
+  const task = r.rows[0];
+  if (!task) throw new ApiError(404, 'notFound');
+  if (!task.configured) throw new ApiError(400, CONFIG_MESSAGES.noConfig);
+  const claimed = await sql<Row>`UPDATE spider_task SET task_status = 1, update_time = now(),
+        progress = CASE WHEN task_status = 2 THEN progress ELSE 0 END, finish_time = NULL
+      WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId} AND task_status <> 1 RETURNING id`.execute(db);
+  if (!claimed.rows.length) throw new ApiError(400, CONFIG_MESSAGES.taskRunning);
+  if (Number(task.task_status) !== TASK_STATUS.paused) await sql`DELETE FROM spider_request WHERE tenant_id = ${user.tenantId} AND task_id = ${id}::bigint`.execute(db);
+  try {
+    const jobId = await d.jobs.enqueue(CRAWL_JOB, user, { taskId: id, ref: id }, { title: String(task.name ?? '') });
+    await sql`UPDATE spider_task SET job_id = ${jobId} WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
+    return { taskStatus: TASK_STATUS.running, jobId };
+  } catch (e) {
+    await sql`UPDATE spider_task SET task_status = 5 WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
+    throw e;
+  }
+}
+
 /** Mounts the endpoints of the module comment. */
 export function registerTaskRoutes(app: FastifyInstance, d: RouteDeps): void {
   const { db, engine } = d;
@@ -83,21 +111,8 @@ export function registerTaskRoutes(app: FastifyInstance, d: RouteDeps): void {
   };
 
   app.get('/api/spider/task/start', { schema: { tags, summary: 'Crawl tasks: start or resume a crawl (a job)' } }, async (req) => {
-    const { user, id, task } = await taskOf(req, 'edit');
-    if (!task.configData) throw new ApiError(400, CONFIG_MESSAGES.noConfig);
-    const claimed = await sql<Row>`UPDATE spider_task SET task_status = 1, update_time = now(),
-          progress = CASE WHEN task_status = 2 THEN progress ELSE 0 END, finish_time = NULL
-        WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId} AND task_status <> 1 RETURNING task_status`.execute(db);
-    if (!claimed.rows.length) throw new ApiError(400, CONFIG_MESSAGES.taskRunning);
-    if (task.taskStatus !== TASK_STATUS.paused) await sql`DELETE FROM spider_request WHERE tenant_id = ${user.tenantId} AND task_id = ${id}::bigint`.execute(db);
-    try {
-      const jobId = await d.jobs.enqueue(CRAWL_JOB, user, { taskId: id, ref: id }, { title: String(task.name ?? '') });
-      await sql`UPDATE spider_task SET job_id = ${jobId} WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
-      return ok({ taskStatus: TASK_STATUS.running, jobId }, undefined, req.lang);
-    } catch (e) {
-      await sql`UPDATE spider_task SET task_status = 5 WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
-      throw e;
-    }
+    const { user, id } = await taskOf(req, 'edit');
+    return ok(await startTask(d, user, id), undefined, req.lang);
   });
 
   const control = (path: string, to: number, summary: string) =>
