@@ -18,10 +18,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const GENERATED_FILE = path.join(root, 'src/shared/generated/resources.ts');
 
 
-/** `basic/patent` → `Patent`, `system/region` → `Region`, `project/base-info` → `BaseInfo`. */
-export function typeName(resourceName: string): string {
-  const last = resourceName.split('/').pop()!;
-  return last.replace(/(^|[-_])([a-z])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
+const pascal = (s: string) => s.replace(/(^|[-_/])([a-z])/g, (_m, _s, c: string) => c.toUpperCase()).replace(/^[a-z]/, (c) => c.toUpperCase());
+
+/**
+ * `basic/patent` → `Patent`, `system/region` → `Region`, `project/base-info` → `BaseInfo`; a last segment that
+ * two resources share is qualified by the whole name (`flow/model` → `FlowModel`, `portal/model` → `PortalModel`)
+ * when `all` (every resource name) is given.
+ */
+export function typeName(resourceName: string, all: readonly string[] = []): string {
+  const last = (n: string) => n.split('/').pop()!;
+  const shared = all.filter((n) => last(n) === last(resourceName)).length > 1;
+  return pascal(shared ? resourceName : last(resourceName));
 }
 
 /** The text of the generated module for the schemas under `schemas/`. */
@@ -42,9 +49,12 @@ export function generate(): string {
     '}',
     '',
   ];
-  for (const file of resourceSchemaFiles(path.join(root, 'schemas'))) {
-    const schema = JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceSchema;
-    const name = typeName(schema.name);
+  const files = resourceSchemaFiles(path.join(root, 'schemas'));
+  const schemas = files.map((file) => JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceSchema);
+  const names = schemas.map((s) => s.name);
+  for (const [i, file] of files.entries()) {
+    const schema = schemas[i];
+    const name = typeName(schema.name, names);
     const lower = name[0].toLowerCase() + name.slice(1);
     out.push(
       `/** ${schema.title} / ${schema.titleEn} (${schema.name}, ${path.relative(root, file)}): the record as submitted. */`,

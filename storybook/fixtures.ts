@@ -21,8 +21,10 @@
  * the field's title with the row's number (区划名称1, 区划名称1-2 for a child), cut to `maxLength`, or digits
  * (1001 …) for a string stored as a bigint (an id); a field
  * with a `pattern` takes the first candidate that matches: the example of its placeholder (`e.g. …`), that
- * text, or digits.
+ * text, digits, or else a string generated from the pattern itself (randexp, its choices drawn from a
+ * generator seeded by the row and the field, so still deterministic).
  */
+import RandExp from 'randexp';
 import { dataFields, rulesOf } from '../src/shared/schema/derive.js';
 import { idCardCheckChar } from '../src/shared/validators/index.js';
 import type { FormNode, ResourceSchema } from '../src/shared/schema/types.js';
@@ -90,6 +92,21 @@ type KeyStyle = 'id' | 'code';
 function patternsOf(node: FormNode): RegExp[] {
   const sources = [node.pattern, ...rulesOf(node).map((r) => r.pattern)].filter((p): p is string => typeof p === 'string');
   return sources.map((p) => new RegExp(p));
+}
+
+/**
+ * A string matching `pattern`, the same for the same `seed`: randexp with its random choices taken from a
+ * linear congruential generator (Numerical Recipes constants) seeded by `seed`; repetitions capped at 4.
+ */
+function fromPattern(pattern: RegExp, seed: number): string {
+  const r = new RandExp(pattern);
+  r.max = 4;
+  let state = seed >>> 0;
+  r.randInt = (a: number, b: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return a + (state % (b - a + 1));
+  };
+  return r.gen();
 }
 
 /** The example a placeholder gives (`e.g. 978-7-…`, `如 12-18`), if any. */
@@ -165,7 +182,7 @@ export function createFixtures(schemas: ResourceSchema[]) {
     const patterns = patternsOf(node);
     if (!patterns.length) return own;
     const candidates = [placeholderExample(node), own, String(11 + at.i)].filter((c): c is string => !!c);
-    return candidates.find((c) => patterns.every((p) => p.test(c))) ?? own;
+    return candidates.find((c) => patterns.every((p) => p.test(c))) ?? fromPattern(patterns[0], at.i * 31 + fieldIndex + 1);
   }
 
   function numberValue(node: FormNode, at: Place): number {
@@ -196,7 +213,13 @@ export function createFixtures(schemas: ResourceSchema[]) {
       return node.type === 'array' ? [v] : v;
     }
     if (comp === 'DeptTreeSelect') return DEPT_IDS[at.i % DEPT_IDS.length];
-    if (comp === 'ResourceTreeSelect') return typeof props.rootValue === 'string' ? props.rootValue : undefined;
+    if (comp === 'ResourceTreeSelect') {
+      // a parent picker may stay at the root; a field that must name a node names the referenced resource's first
+      const root = typeof props.rootValue === 'string' ? props.rootValue : undefined;
+      if (root !== undefined && patternsOf(node).every((p) => p.test(root))) return root;
+      const ref = typeof node['x-ref'] === 'string' ? byName.get(node['x-ref']) : undefined;
+      return ref ? rows(ref)[0]?.id : root;
+    }
     if (comp === 'ProjectPicker') {
       const projects = byName.get(PROJECT_RESOURCE);
       return projects ? String(rows(projects)[at.i % ROWS].id) : undefined;

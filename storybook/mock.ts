@@ -12,7 +12,8 @@
  * - per resource, under its `api`: `list` / `page` / `myList` / `list-for-myCompany` (a page of its records,
  *   `current` / `size` honoured), `detail?<key>=`, `select` (records, filtered by equal query parameters:
  *   the project picker's `declareStatus`), `tree`, `lazy-tree?<lazyParam>=` (so the region cascader reads the
- *   region resource's records), `submit` (echoes the record with an id) and `remove`.
+ *   region resource's records), `options` (a module's picker nodes `{id, key, value, title}` labelled by the
+ *   resource's `labelField`), `submit` (echoes the record with an id) and `remove`.
  * Anything else answers 404 `接口不存在: <path>`, as the server does.
  */
 import type { ResourceSchema } from '../src/shared/schema/types.js';
@@ -72,6 +73,10 @@ export function answer(method: string, url: URL, body: unknown): Answer {
     }
     if (method === 'GET' && endpoint === 'select') return ok(fixtures.rows(resource).filter((r) => [...q].every(([k, v]) => !(k in r) || String(r[k]) === v)));
     if (method === 'GET' && endpoint === 'tree') return ok(fixtures.tree(resource));
+    if (method === 'GET' && endpoint === 'options') {
+      const label = resource.labelField ?? 'name';
+      return ok(fixtures.rows(resource).map((r) => ({ id: String(r[keyField]), key: String(r[keyField]), value: String(r[keyField]), title: String(r[label] ?? r[keyField]) })));
+    }
     if (method === 'GET' && endpoint === 'lazy-tree') {
       const param = resource.tree?.lazyParam ?? resource.tree?.parentField ?? 'parentId';
       return ok(fixtures.children(resource, q.get(param) ?? resource.tree?.rootValue ?? '0'));

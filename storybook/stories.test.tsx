@@ -115,6 +115,10 @@ for (const [file, mod] of Object.entries(modules).sort(([a], [b]) => a.localeCom
     });
     if (!resource) return;
     const first = dataFields(resource.form).find(({ node }) => !node['x-reactions'] && node['x-display'] === undefined);
+    // a resource with its own detail schema shows that: its first labelled field, if any (a result screen may have none)
+    const detailFirst = resource.detail
+      ? dataFields(resource.detail).find(({ node }) => node['x-decorator'] === 'FormItem' && !node['x-reactions'] && node['x-display'] === undefined)
+      : first;
 
     for (const [storyName, Story] of Object.entries(stories)) {
       it(storyName, async () => {
@@ -126,8 +130,9 @@ for (const [file, mod] of Object.entries(modules).sort(([a], [b]) => a.localeCom
         if (storyName === 'List') {
           const key = fixtures.firstKey(resource);
           await waitFor(() => expect(container.querySelector(`tr[data-row-key="${key}"]`)).not.toBeNull(), { timeout: 20_000 });
-        } else if (first) {
-          const label = first.node.title ?? first.name;
+        } else if (storyName === 'Detail' ? detailFirst : first) {
+          const field = (storyName === 'Detail' ? detailFirst : first)!;
+          const label = field.node.title ?? field.name;
           await waitFor(() => expect(container.textContent).toContain(label), { timeout: 20_000 });
         }
         await settle(container);

@@ -14,11 +14,11 @@ const meta = {
 export default meta;
 type Story = StoryObj<typeof meta>;
 
-/** 项目基本信息 (Project base information): the add form. */
+/** 项目申报 (Project declaration): the add form. */
 export const Form: Story = { render: () => <FormStory resource={resource} /> };
 
-/** 项目基本信息 (Project base information): the list screen with fixture rows. */
+/** 项目申报 (Project declaration): the list screen with fixture rows. */
 export const List: Story = { render: () => <ListStory resource={resource} /> };
 
-/** 项目基本信息 (Project base information): the first fixture record, read-only. */
+/** 项目申报 (Project declaration): the first fixture record, read-only. */
 export const Detail: Story = { render: () => <DetailStory resource={resource} /> };

@@ -12,6 +12,8 @@ export interface Site {
   base: string;
   hits: Map<string, number>;
   foreign: number;
+  /** The User-Agent of the last request per path. */
+  agents: Map<string, string>;
   close(): Promise<void>;
 }
 
@@ -20,11 +22,12 @@ const page = (title: string, body: string) => `<!doctype html><html><head><meta 
 /** Starts the site on an ephemeral port of 127.0.0.1. */
 export async function startSite(): Promise<Site> {
   const hits = new Map<string, number>();
-  const site: Site = { base: '', hits, foreign: 0, close: async () => undefined };
+  const site: Site = { base: '', hits, foreign: 0, agents: new Map(), close: async () => undefined };
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const key = url.pathname + url.search;
     hits.set(key, (hits.get(key) ?? 0) + 1);
+    site.agents.set(key, String(req.headers['user-agent'] ?? ''));
     if (!String(req.headers.host ?? '').startsWith('127.0.0.1:')) site.foreign++;
     const html = (s: string, status = 200) => {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });

@@ -213,6 +213,23 @@ describe('spider: crawling the local site', () => {
     expect(site.foreign).toBe(0);
   }, 90_000);
 
+  it('sends the browser profile\'s User-Agent; an unknown profile is refused', async () => {
+    const b = await call(s, admin, 'POST', '/api/spider/browser/submit', { name: `${TAG} 浏览器`, userAgent: 'KechuangBot/1.0 (+test)' });
+    expect(b.status, JSON.stringify(b.body)).toBe(200);
+    const id = await newTask('ua', null);
+    const bad = await call(s, admin, 'POST', `${T}/saveConfigData?id=${id}`, config({ browserId: '42' }));
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('所选浏览器配置不存在');
+    expect(await countRows(s, 'spider_task', 'id = $1 AND config_data IS NULL', [id])).toBe(1);
+    const good = await call(s, admin, 'POST', `${T}/saveConfigData?id=${id}`, config({ browserId: b.body.data.id, startUrls: [`${site.base}/detail/2`], maxPages: 1 }));
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    expect((await call(s, admin, 'GET', `${T}/start?id=${id}`)).status).toBe(200);
+    await waitFor(id, (x) => x.taskStatus === 4);
+    expect(site.agents.get('/detail/2')).toBe('KechuangBot/1.0 (+test)');
+    expect((await call(s, other, 'GET', `/api/spider/browser/detail?id=${b.body.data.id}`)).status).toBe(404);
+    expect((await call(s, kygl, 'GET', '/api/spider/browser/list')).status).toBe(403);
+  });
+
   it('copies a task with its configuration; deleteAll removes the collected rows', async () => {
     const id = await newTask('copy');
     const c = await call(s, admin, 'GET', `${T}/copy?id=${id}`);

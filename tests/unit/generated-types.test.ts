@@ -14,6 +14,8 @@ describe('generated record types', () => {
   it('name each resource’s types after its name', () => {
     expect(typeName('basic/patent')).toBe('Patent');
     expect(typeName('project/base-info')).toBe('BaseInfo');
+    expect(typeName('portal/model', ['flow/model', 'portal/model', 'basic/patent'])).toBe('PortalModel');
+    expect(typeName('basic/patent', ['flow/model', 'portal/model', 'basic/patent'])).toBe('Patent');
     expect(generate()).toContain('export type PatentRecord = PatentInput & SystemFields;');
   });
 });

@@ -1407,7 +1407,1253 @@ export type ThesisInput = FromSchema<typeof thesisRecordSchema>;
 /** A stored Thesis record as the API answers it. */
 export type ThesisRecord = ThesisInput & SystemFields;
 
-/** 项目基本信息 / Project base information (project/baseinfo, schemas/project/baseinfo.json): the record as submitted. */
+/** 版本历史 / Version history (basic/version, schemas/basic/version.json): the record as submitted. */
+export const versionRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "product": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50,
+      "pattern": "^[A-Za-z0-9_-]+$"
+    },
+    "mainVersion": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 999,
+      "minimum": 0
+    },
+    "sonVersion": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 999,
+      "minimum": 0
+    },
+    "stageVersion": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 999,
+      "minimum": 0
+    },
+    "time": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "versionName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "isCurrent": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "versionCode": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    },
+    "startTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 5000
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type VersionInput = FromSchema<typeof versionRecordSchema>;
+/** A stored Version history record as the API answers it. */
+export type VersionRecord = VersionInput & SystemFields;
+
+/** 查重算法 / Duplicate-check algorithms (duplicate/duplicatealgorithm, schemas/duplicate/duplicatealgorithm.json): the record as submitted. */
+export const duplicatealgorithmRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "algorithmType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 16,
+      "enum": [
+        "winnowing",
+        "minhash",
+        "simhash",
+        null
+      ]
+    },
+    "gramSize": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 30,
+      "minimum": 2
+    },
+    "windowSize": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 1
+    },
+    "hashCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 512,
+      "minimum": 16
+    },
+    "bandCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 512,
+      "minimum": 1
+    },
+    "maxDistance": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 3,
+      "minimum": 0
+    },
+    "minLength": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 1000,
+      "minimum": 5
+    },
+    "reportRatio": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 0
+    },
+    "topSources": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 200,
+      "minimum": 1
+    },
+    "isDefault": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DuplicatealgorithmInput = FromSchema<typeof duplicatealgorithmRecordSchema>;
+/** A stored Duplicate-check algorithms record as the API answers it. */
+export type DuplicatealgorithmRecord = DuplicatealgorithmInput & SystemFields;
+
+/** 查重任务 / Duplicate-check tasks (duplicate/duplicatetask, schemas/duplicate/duplicatetask.json): the record as submitted. */
+export const duplicatetaskRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "fileIds": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    },
+    "library": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 4,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "file",
+          "achievement",
+          "project",
+          "portal"
+        ]
+      }
+    },
+    "libraryFolder": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "algorithmId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "taskStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "progress": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "similarity": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1.7976931348623157e+308,
+      "minimum": -1.7976931348623157e+308
+    },
+    "jobId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "errorMsg": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "finishTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DuplicatetaskInput = FromSchema<typeof duplicatetaskRecordSchema>;
+/** A stored Duplicate-check tasks record as the API answers it. */
+export type DuplicatetaskRecord = DuplicatetaskInput & SystemFields;
+
+/** 查重文件 / Files to check (duplicate/file, schemas/duplicate/file.json): the record as submitted. */
+export const fileRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "attach": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 1,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "folder": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "fileName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "extension": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 12
+    },
+    "charCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "documentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type FileInput = FromSchema<typeof fileRecordSchema>;
+/** A stored Files to check record as the API answers it. */
+export type FileRecord = FileInput & SystemFields;
+
+/** 流程部署 / Process deployments (flow/deployment, schemas/flow/deployment.json): the record as submitted. */
+export const deploymentRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "category": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "version": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    },
+    "suspensionState": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        null
+      ]
+    },
+    "resourceName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type DeploymentInput = FromSchema<typeof deploymentRecordSchema>;
+/** A stored Process deployments record as the API answers it. */
+export type DeploymentRecord = DeploymentInput & SystemFields;
+
+/** 流程跟踪 / Running processes (flow/instance, schemas/flow/instance.json): the record as submitted. */
+export const instanceRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "processKey": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "businessName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "businessType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "startUserName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type InstanceInput = FromSchema<typeof instanceRecordSchema>;
+/** A stored Running processes record as the API answers it. */
+export type InstanceRecord = InstanceInput & SystemFields;
+
+/** 请假申请 / Leave request (flow/leave, schemas/flow/leave.json): the record as submitted. */
+export const leaveRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "startTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "endTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "days": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 365,
+      "minimum": 1
+    },
+    "reason": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type LeaveInput = FromSchema<typeof leaveRecordSchema>;
+/** A stored Leave request record as the API answers it. */
+export type LeaveRecord = LeaveInput & SystemFields;
+
+/** 流程模型 / Process models (flow/model, schemas/flow/model.json): the record as submitted. */
+export const flowModelRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "modelKey": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "category": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "version": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type FlowModelInput = FromSchema<typeof flowModelRecordSchema>;
+/** A stored Process models record as the API answers it. */
+export type FlowModelRecord = FlowModelInput & SystemFields;
+
+/** 我的待办 / My to-dos (flow/todo, schemas/flow/todo.json): the record as submitted. */
+export const todoRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "businessName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "type": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        1,
+        2,
+        null
+      ]
+    },
+    "state": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "path": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "businessType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TodoInput = FromSchema<typeof todoRecordSchema>;
+/** A stored My to-dos record as the API answers it. */
+export type TodoRecord = TodoInput & SystemFields;
+
+/** 栏目管理 / Channels (portal/channel, schemas/portal/channel.json): the record as submitted. */
+export const channelRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "parentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(0|[1-9][0-9]{0,17}|[1-8][0-9]{18})$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "path": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100,
+      "pattern": "^[a-z0-9][a-z0-9_-]{0,99}$"
+    },
+    "contentPath": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100000,
+      "minimum": 0
+    },
+    "openNew": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "configuration": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "maximum": 9007199254740991,
+        "minimum": -9007199254740991,
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      }
+    },
+    "modelIds": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    },
+    "coverImage": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ChannelInput = FromSchema<typeof channelRecordSchema>;
+/** A stored Channels record as the API answers it. */
+export type ChannelRecord = ChannelInput & SystemFields;
+
+/** 内容管理 / Portal content (portal/content, schemas/portal/content.json): the record as submitted. */
+export const contentRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "channelId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "shortTitle": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "author": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "source": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "tag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "isTop": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "pushChannel": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    },
+    "configuration": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "maximum": 9007199254740991,
+        "minimum": -9007199254740991,
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      }
+    },
+    "coverImage": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "banner": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200000
+    },
+    "files": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "attrs": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "attr": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "val": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 2000
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "contentStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2,
+      "enum": [
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        null
+      ]
+    },
+    "isRelease": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "releaseTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "createCompany": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "visits": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ContentInput = FromSchema<typeof contentRecordSchema>;
+/** A stored Portal content record as the API answers it. */
+export type ContentRecord = ContentInput & SystemFields;
+
+/** 内容评论 / Comments (portal/contentcomment, schemas/portal/contentcomment.json): the record as submitted. */
+export const contentcommentRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "contentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "nickname": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "comment": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "auditStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        2,
+        null
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ContentcommentInput = FromSchema<typeof contentcommentRecordSchema>;
+/** A stored Comments record as the API answers it. */
+export type ContentcommentRecord = ContentcommentInput & SystemFields;
+
+/** 内容模型 / Content models (portal/model, schemas/portal/model.json): the record as submitted. */
+export const portalModelRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50,
+      "pattern": "^[a-zA-Z][a-zA-Z0-9_]{0,49}$"
+    },
+    "fields": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "attr": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50,
+            "pattern": "^[a-z][a-z0-9_]{0,49}$"
+          },
+          "label": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "component": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 30,
+            "enum": [
+              "Input",
+              "Input.TextArea",
+              "NumberPicker",
+              "DatePicker",
+              null
+            ]
+          },
+          "required": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type PortalModelInput = FromSchema<typeof portalModelRecordSchema>;
+/** A stored Content models record as the API answers it. */
+export type PortalModelRecord = PortalModelInput & SystemFields;
+
+/** 门户站点 / Portal sites (portal/site, schemas/portal/site.json): the record as submitted. */
+export const siteRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "domain": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200,
+      "pattern": "^[a-z0-9]([a-z0-9.-]{0,198}[a-z0-9])?(:[0-9]{1,5})?$"
+    },
+    "channelIds": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    },
+    "theme": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "enum": [
+        "default",
+        "blue",
+        "green",
+        null
+      ]
+    },
+    "enabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type SiteInput = FromSchema<typeof siteRecordSchema>;
+/** A stored Portal sites record as the API answers it. */
+export type SiteRecord = SiteInput & SystemFields;
+
+/** 项目申报 / Project declaration (project/baseinfo, schemas/project/baseinfo.json): the record as submitted. */
 export const baseinfoRecordSchema = {
   "type": "object",
   "properties": {
@@ -1439,12 +2685,26 @@ export const baseinfoRecordSchema = {
       ],
       "maxLength": 32
     },
-    "leader": {
+    "researchType": {
       "type": [
         "string",
         "null"
       ],
-      "maxLength": 50
+      "maxLength": 32
+    },
+    "guideId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "guideArea": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
     },
     "deptId": {
       "type": [
@@ -1452,6 +2712,43 @@ export const baseinfoRecordSchema = {
         "null"
       ],
       "maxLength": 32
+    },
+    "cooperateUnits": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "leader": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "leaderPhone": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^1[3-9]\\d{9}$"
+    },
+    "contact": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "contactPhone": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^1[3-9]\\d{9}$"
     },
     "startDate": {
       "type": [
@@ -1479,13 +2776,1022 @@ export const baseinfoRecordSchema = {
         1,
         null
       ]
+    },
+    "researchContent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 4000
+    },
+    "objectives": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "indicators": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "totalBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "allocatedBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "selfRaisedBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetEquipment": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetMaterial": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetTesting": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetTravel": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetMeeting": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetLabour": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetExpert": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "budgetOther": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "teamMembers": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 100,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 50
+          },
+          "unit": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 100
+          },
+          "title": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "role": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "workload": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "maximum": 1200,
+            "minimum": 0
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "groupDeptId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "expertScore": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 0
+    },
+    "projectStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
     }
   },
   "additionalProperties": false
 } as const;
 export type BaseinfoInput = FromSchema<typeof baseinfoRecordSchema>;
-/** A stored Project base information record as the API answers it. */
+/** A stored Project declaration record as the API answers it. */
 export type BaseinfoRecord = BaseinfoInput & SystemFields;
+
+/** 专家评审 / Expert review (project/expert, schemas/project/expert.json): the record as submitted. */
+export const expertRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "expertId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "expertName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "expertUnit": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "reviewDeadline": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "reviewStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "scoreInnovation": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 30,
+      "minimum": 0
+    },
+    "scoreFeasibility": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 30,
+      "minimum": 0
+    },
+    "scoreBenefit": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 20,
+      "minimum": 0
+    },
+    "scoreTeam": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 20,
+      "minimum": 0
+    },
+    "totalScore": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 0
+    },
+    "comment": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ExpertInput = FromSchema<typeof expertRecordSchema>;
+/** A stored Expert review record as the API answers it. */
+export type ExpertRecord = ExpertInput & SystemFields;
+
+/** 项目指南 / Project guide (project/guide, schemas/project/guide.json): the record as submitted. */
+export const guideRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "guideYear": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2100,
+      "minimum": 2000
+    },
+    "guideArea": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "maxBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "startDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "deadline": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "topics": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 4000
+    },
+    "eligibility": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "guideStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type GuideInput = FromSchema<typeof guideRecordSchema>;
+/** A stored Project guide record as the API answers it. */
+export type GuideRecord = GuideInput & SystemFields;
+
+/** IP封禁 / Banned IPs (project/systembanip, schemas/project/systembanip.json): the record as submitted. */
+export const systembanipRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "ip": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "expireTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "reason": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "banStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        0,
+        null
+      ]
+    },
+    "banSource": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        2,
+        null
+      ]
+    },
+    "unsealTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type SystembanipInput = FromSchema<typeof systembanipRecordSchema>;
+/** A stored Banned IPs record as the API answers it. */
+export type SystembanipRecord = SystembanipInput & SystemFields;
+
+/** 附件管理 / Attachments (resource/attach, schemas/resource/attach.json): the record as submitted. */
+export const attachRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "originalName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500,
+      "pattern": "^[^/\\\\]+$"
+    },
+    "link": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "domain": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "extension": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 12
+    },
+    "attachSize": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type AttachInput = FromSchema<typeof attachRecordSchema>;
+/** A stored Attachments record as the API answers it. */
+export type AttachRecord = AttachInput & SystemFields;
+
+/** 搜索词典 / Search dictionary (es/ikdic, schemas/search/ikdic.json): the record as submitted. */
+export const ikdicRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "word": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "wordType": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        1,
+        2,
+        null
+      ]
+    },
+    "frequency": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100000000,
+      "minimum": 1
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type IkdicInput = FromSchema<typeof ikdicRecordSchema>;
+/** A stored Search dictionary record as the API answers it. */
+export type IkdicRecord = IkdicInput & SystemFields;
+
+/** 搜索索引 / Search indexes (es/index, schemas/search/index.json): the record as submitted. */
+export const indexRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "indexName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50,
+      "pattern": "^[a-z][a-z0-9_]{1,49}$"
+    },
+    "resource": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64,
+      "pattern": "^[a-z][a-z0-9-]*/[a-z][a-zA-Z0-9-]*$"
+    },
+    "titleField": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "enabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "fields": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 30,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "field": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 64
+          },
+          "weight": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1,
+            "enum": [
+              "A",
+              "B",
+              "C",
+              "D",
+              null
+            ]
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "indexStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "progress": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "docCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type IndexInput = FromSchema<typeof indexRecordSchema>;
+/** A stored Search indexes record as the API answers it. */
+export type IndexRecord = IndexInput & SystemFields;
+
+/** 浏览器配置 / Browser profiles (spider/browser, schemas/spider/browser.json): the record as submitted. */
+export const browserRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "userAgent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BrowserInput = FromSchema<typeof browserRecordSchema>;
+/** A stored Browser profiles record as the API answers it. */
+export type BrowserRecord = BrowserInput & SystemFields;
+
+/** 定时采集 / Crawl schedules (cron/schedule, schemas/spider/schedule.json): the record as submitted. */
+export const scheduleRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "spiderTaskId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "cronExpression": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "scheduleStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "lastFireTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ScheduleInput = FromSchema<typeof scheduleRecordSchema>;
+/** A stored Crawl schedules record as the API answers it. */
+export type ScheduleRecord = ScheduleInput & SystemFields;
+
+/** 采集任务 / Crawl tasks (spider/task, schemas/spider/task.json): the record as submitted. */
+export const taskRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "taskStatus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        2,
+        3,
+        4,
+        5,
+        null
+      ]
+    },
+    "progress": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "pagesCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "rowsCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "errorCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "configData": {
+      "type": [
+        "object",
+        "null"
+      ]
+    },
+    "jobId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "finishTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TaskInput = FromSchema<typeof taskRecordSchema>;
+/** A stored Crawl tasks record as the API answers it. */
+export type TaskRecord = TaskInput & SystemFields;
+
+/** 采集日志 / Crawl logs (spider/tasklog, schemas/spider/tasklog.json): the record as submitted. */
+export const tasklogRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "taskId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "jobId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "level": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8,
+      "enum": [
+        "info",
+        "warn",
+        "error",
+        null
+      ]
+    },
+    "url": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "message": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "statusCode": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "rowCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "duration": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TasklogInput = FromSchema<typeof tasklogRecordSchema>;
+/** A stored Crawl logs record as the API answers it. */
+export type TasklogRecord = TasklogInput & SystemFields;
 
 /** 接口权限 / API scopes (system/apiscope, schemas/system/apiscope.json): the record as submitted. */
 export const apiscopeRecordSchema = {
@@ -1565,6 +3871,97 @@ export const apiscopeRecordSchema = {
 export type ApiscopeInput = FromSchema<typeof apiscopeRecordSchema>;
 /** A stored API scopes record as the API answers it. */
 export type ApiscopeRecord = ApiscopeInput & SystemFields;
+
+/** 轮播图管理 / Banners (system/banner, schemas/system/banner.json): the record as submitted. */
+export const bannerRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "image": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 1,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "link": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 1000
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 500
+          },
+          "originalName": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 500
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "link": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500,
+      "pattern": "^(https?://[^\\s]+|/[^\\s]*)?$"
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": 0
+    },
+    "isEnabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BannerInput = FromSchema<typeof bannerRecordSchema>;
+/** A stored Banners record as the API answers it. */
+export type BannerRecord = BannerInput & SystemFields;
 
 /** 应用管理 / Clients (system/client, schemas/system/client.json): the record as submitted. */
 export const clientRecordSchema = {
@@ -1963,6 +4360,143 @@ export const dictbizRecordSchema = {
 export type DictbizInput = FromSchema<typeof dictbizRecordSchema>;
 /** A stored Business dictionary record as the API answers it. */
 export type DictbizRecord = DictbizInput & SystemFields;
+
+/** Excel模板 / Excel templates (system/exceltemplate, schemas/system/exceltemplate.json): the record as submitted. */
+export const exceltemplateRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64,
+      "pattern": "^[A-Za-z0-9_-]+$"
+    },
+    "fileName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "exportDataFileName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "tableName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 63
+    },
+    "keyColumns": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "partialImport": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ExceltemplateInput = FromSchema<typeof exceltemplateRecordSchema>;
+/** A stored Excel templates record as the API answers it. */
+export type ExceltemplateRecord = ExceltemplateInput & SystemFields;
+
+/** Excel模板明细 / Excel template columns (system/exceltemplatedetail, schemas/system/exceltemplatedetail.json): the record as submitted. */
+export const exceltemplatedetailRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "templateId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "field": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "titleEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "dictCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100000,
+      "minimum": 0
+    },
+    "width": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 4
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ExceltemplatedetailInput = FromSchema<typeof exceltemplatedetailRecordSchema>;
+/** A stored Excel template columns record as the API answers it. */
+export type ExceltemplatedetailRecord = ExceltemplatedetailInput & SystemFields;
 
 /** 接口日志 / API log (system/log-api, schemas/system/log-api.json): the record as submitted. */
 export const logApiRecordSchema = {
@@ -2374,6 +4908,71 @@ export type MenuInput = FromSchema<typeof menuRecordSchema>;
 /** A stored Menus record as the API answers it. */
 export type MenuRecord = MenuInput & SystemFields;
 
+/** 消息发件箱 / Outbox (system/outbox, schemas/system/outbox.json): the record as submitted. */
+export const outboxRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "channel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10,
+      "enum": [
+        "sms",
+        "email",
+        null
+      ]
+    },
+    "recipient": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "provider": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "subject": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "error": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type OutboxInput = FromSchema<typeof outboxRecordSchema>;
+/** A stored Outbox record as the API answers it. */
+export type OutboxRecord = OutboxInput & SystemFields;
+
 /** 参数管理 / Parameters (system/param, schemas/system/param.json): the record as submitted. */
 export const paramRecordSchema = {
   "type": "object",
@@ -2597,6 +5196,67 @@ export const regionRecordSchema = {
 export type RegionInput = FromSchema<typeof regionRecordSchema>;
 /** A stored Administrative regions record as the API answers it. */
 export type RegionRecord = RegionInput & SystemFields;
+
+/** 报表文件 / Report files (system/report, schemas/system/report.json): the record as submitted. */
+export const reportRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "kind": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32,
+      "enum": [
+        "export",
+        "import-errors",
+        "report",
+        null
+      ]
+    },
+    "jobId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "link": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "rowCount": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ReportInput = FromSchema<typeof reportRecordSchema>;
+/** A stored Report files record as the API answers it. */
+export type ReportRecord = ReportInput & SystemFields;
 
 /** 角色管理 / Roles (system/role, schemas/system/role.json): the record as submitted. */
 export const roleRecordSchema = {
@@ -3010,3 +5670,98 @@ export const userRecordSchema = {
 export type UserInput = FromSchema<typeof userRecordSchema>;
 /** A stored User record as the API answers it. */
 export type UserRecord = UserInput & SystemFields;
+
+/** 消息设置 / Message settings (system/usermsgsetting, schemas/system/usermsgsetting.json): the record as submitted. */
+export const usermsgsettingRecordSchema = {
+  "type": "object",
+  "properties": {
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "todo": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "site",
+          "sms",
+          "email"
+        ]
+      }
+    },
+    "examine": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "site",
+          "sms",
+          "email"
+        ]
+      }
+    },
+    "notice": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "site",
+          "sms",
+          "email"
+        ]
+      }
+    },
+    "account": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 3,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "site",
+          "sms",
+          "email"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type UsermsgsettingInput = FromSchema<typeof usermsgsettingRecordSchema>;
+/** A stored Message settings record as the API answers it. */
+export type UsermsgsettingRecord = UsermsgsettingInput & SystemFields;

@@ -67,6 +67,7 @@ export const CONFIG_MESSAGES = {
   limits: { zh: '采集限制超出范围（最大页数 1–100000，深度 0–20，并发 1–20，间隔 0–60000 毫秒，超时 1–300 秒）', en: 'A limit is out of range (pages 1–100000, depth 0–20, concurrency 1–20, delay 0–60000 ms, timeout 1–300 s)' },
   taskRunning: { zh: '任务正在运行，请先暂停或停止', en: 'The task is running: pause or stop it first' },
   noConfig: { zh: '请先配置采集规则', en: 'Configure the crawl first' },
+  browser: { zh: '所选浏览器配置不存在', en: 'The chosen browser profile does not exist' },
 };
 
 export class ConfigError extends Error {

@@ -171,6 +171,9 @@ export function registerTaskRoutes(app: FastifyInstance, d: RouteDeps): void {
       throw e;
     }
     if (task.taskStatus === TASK_STATUS.running) throw new ApiError(400, CONFIG_MESSAGES.taskRunning);
+    if (cfg.browserId && !(await sql`SELECT 1 FROM spider_browser WHERE id = ${cfg.browserId}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db)).rows.length) {
+      throw new ApiError(400, CONFIG_MESSAGES.browser);
+    }
     await sql`UPDATE spider_task SET config_data = ${JSON.stringify(cfg)}::jsonb, update_user = ${user.userId}::bigint, update_time = now()
         WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
     return ok({ config: cfg }, undefined, req.lang);

@@ -239,6 +239,7 @@ export const MENUS: MenuSeed[] = [
     children: [
       { code: 'spider_task', name: '采集任务', nameEn: 'Crawl tasks', path: '/spider/task', resource: 'spider/task', grant: [ROLE.admin], children: buttons('spider_task', '采集任务', 'task', ADMINS) },
       { code: 'spider_tasklog', name: '采集日志', nameEn: 'Crawl logs', path: '/spider/tasklog', resource: 'spider/tasklog', grant: [ROLE.admin] },
+      { code: 'spider_browser', name: '浏览器配置', nameEn: 'Browser profiles', path: '/spider/browser', resource: 'spider/browser', grant: [ROLE.admin], children: buttons('spider_browser', '浏览器配置', 'browser profile', ADMINS) },
       { code: 'spider_schedule', name: '定时采集', nameEn: 'Crawl schedules', path: '/spider/schedule', resource: 'cron/schedule', grant: [ROLE.admin], children: buttons('spider_schedule', '定时采集', 'schedule', ADMINS) },
     ],
   },
