@@ -153,13 +153,13 @@ describe('research management of a subsidiary: own company and the companies bel
     expect(await menus(kyglHb.roleIds[0])).toEqual(await menus(kygl.roleIds[0]));
   });
 
-  it('the seed gives that role the scope own company and children on the six achievement types', async () => {
+  it('the seed gives that role the scope own company and children on the six achievement types and the project declarations', async () => {
     const rows = await q(
       `SELECT d.resource_code, d.scope_column, d.scope_type FROM blade_role_scope rs JOIN blade_scope_data d ON d.id = rs.scope_id
         WHERE rs.role_id = $1 AND rs.scope_category = 1 AND d.is_deleted = 0 ORDER BY 1`,
       [kyglHb.roleIds[0]],
     );
-    expect(rows).toEqual(TYPES.map((t) => `basic/${t}`).sort().map((r) => ({ resource_code: r, scope_column: 'create_dept', scope_type: 'ownCompanyAndChildren' })));
+    expect(rows).toEqual([...TYPES.map((t) => `basic/${t}`), 'project/baseinfo'].sort().map((r) => ({ resource_code: r, scope_column: 'create_dept', scope_type: 'ownCompanyAndChildren' })));
     // the group's research management has none
     expect(await countRows(s, 'blade_role_scope', 'role_id = $1', [kygl.roleIds[0]])).toBe(0);
   });

@@ -2,7 +2,7 @@
 /**
  * The platform's components, one `registerComponent` call each (DESIGN §1.2; the API is in
  * components/registration.ts): the @formily/antd-v5 set plus ours (DictSelect, DeptTreeSelect,
- * ResourceTreeSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, a Switch that reads
+ * ResourceTreeSelect, ResourceSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, a Switch that reads
  * 是 / 否 in readPretty, Rate, Slider, ColorPicker, IconSelect, RichText, LocationInput, Chart,
  * ExamineTimeline). Each call carries the component, its title and group, its sub-components, its palette
  * items (the designer's palette of spec 002 §2: layout, input, choice, upload, date and time, rich text,
@@ -89,6 +89,7 @@ import { FileUpload } from './FileUpload.js';
 import { ProjectPicker } from './ProjectPicker.js';
 import { UserPicker } from './UserPicker.js';
 import { ResourceTreeSelect } from './ResourceTreeSelect.js';
+import { ResourceSelect } from './ResourceSelect.js';
 import { CheckTree } from './CheckTree.js';
 import { Card, Text } from './Layout.js';
 import { Switch } from './Switch.js';
@@ -707,6 +708,7 @@ registerComponent({
   texts: { 'cmp.dept.placeholder': { zh: '请选择单位', en: 'Please select the organisation' } },
 });
 registerComponent({ name: 'ResourceTreeSelect', component: ResourceTreeSelect, title: { zh: '上级选择', en: 'Parent select' }, group: 'business' });
+registerComponent({ name: 'ResourceSelect', component: ResourceSelect, title: { zh: '数据选择', en: 'Record select' }, group: 'business' });
 // the trees of grant dialogs (roles: menus, data scopes, API scopes, top menus; top menus: menus)
 registerComponent({
   name: 'CheckTree',

@@ -3,7 +3,8 @@
  * Our registry components inside real Formily forms, against a fake server: DictSelect (labels by language,
  * one request per code, readPretty label, numeric keys), FileUpload (附件上传中，请稍等 while uploading, the
  * stored items as value, type and size refused before any request), DeptTreeSelect and ResourceTreeSelect
- * (names in readPretty, the root value shown empty and stored on clear), RegionCascader (names of the path,
+ * (names in readPretty, the root value shown empty and stored on clear), ResourceSelect (a resource's
+ * records by name, ids stored as strings), RegionCascader (names of the path,
  * both value types) and UserPicker (a name as typed).
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -110,6 +111,17 @@ describe('tree pickers', () => {
     await waitFor(() => expect(document.querySelector('.ant-select-selection-item')?.textContent).toBe('专利类型'));
     fireEvent.mouseDown(document.querySelector('.ant-select-clear')!);
     await waitFor(() => expect(form.values.parentId).toBe('0'));
+  });
+
+  it('ResourceSelect offers the records of its url, stores their ids as strings and shows their names', async () => {
+    server.on('GET', '/api/portal/model/select', [{ id: '11', name: '新闻模型' }, { id: '12', name: '成果模型' }]);
+    const props = { url: '/api/portal/model/select', mode: 'multiple' };
+    renderForm({ modelIds: { type: 'array', 'x-component': 'ResourceSelect', 'x-component-props': props } }, { values: { modelIds: ['11', '12'] }, readPretty: true });
+    expect(await screen.findByText('新闻模型、成果模型')).toBeTruthy();
+    const form = renderForm({ modelId: { type: 'string', 'x-component': 'ResourceSelect', 'x-component-props': { url: '/api/portal/model/select' } } });
+    fireEvent.mouseDown(document.querySelectorAll('.ant-select-selector')[0]);
+    fireEvent.click(await screen.findByText('成果模型', { selector: '.ant-select-item-option-content' }));
+    expect(form.values.modelId).toBe('12');
   });
 
   it('RegionCascader shows the names of the path for both value types', async () => {
