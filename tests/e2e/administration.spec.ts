@@ -12,11 +12,21 @@ import { button, chooseTreeNode, dialog, expect, formItem, login, openLogin, ope
 // a long journey over many screens: generous action time on a busy 2-core machine
 test.use({ actionTimeout: 30_000 });
 
-const DEPT = '储粮技术研究室';
-const ROLE = '仓储研究员';
-const ACCOUNT = 'cangchu01';
+// a retry runs against the same database: its department, role, account and phone are new ones
+let DEPT = '储粮技术研究室';
+let ROLE = '仓储研究员';
+let ACCOUNT = 'cangchu01';
 const NEW_PASSWORD = 'Cangchu#2026';
-const PHONE = '13912345678';
+let PHONE = '13912345678';
+// eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a hook uses from this pattern: none
+test.beforeEach(({}, testInfo) => {
+  const n = testInfo.retry;
+  if (!n) return;
+  DEPT = `储粮技术研究室${n + 1}`;
+  ROLE = `仓储研究员${n + 1}`;
+  ACCOUNT = `cangchu0${n + 1}`;
+  PHONE = `1391234567${(8 + n) % 10}`;
+});
 
 async function logout(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'user' }).hover();
@@ -72,6 +82,9 @@ test('an administrator creates a department, a user and a role with one menu; th
   await expect(page.getByText('新增成功')).toBeVisible();
   await row(page, ROLE).getByRole('button', { name: '权限设置' }).click();
   let grant = dialog(page, '权限设置');
+  // the menu tree is virtual (only the rows in view exist): fold it, then open 科技成果
+  await button(grant, '全部折叠').click();
+  await grant.locator('.ant-tree-treenode', { has: page.locator('.ant-tree-title', { hasText: /^科技成果$/ }) }).locator('.ant-tree-switcher').click();
   const patent = grant.locator('.ant-tree-treenode', { has: page.locator('.ant-tree-title', { hasText: /^专利$/ }) });
   await patent.locator('.ant-tree-checkbox').click();
   await expect(grant.locator('.ant-tree-treenode', { hasText: /^科技成果$/ }).locator('.ant-tree-checkbox-checked')).toHaveCount(1);

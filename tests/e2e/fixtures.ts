@@ -161,10 +161,15 @@ export async function login(page: Page, account: string, password: string, role?
   await expect(page.getByText(/^欢迎，|^Welcome, /)).toBeVisible();
 }
 
-/** Opens a menu: the application tab in the top bar, then the item in the sidebar. */
+/** The accessible name of a tab or menu item labelled `label`, with or without its to-do badge ("科技成果 1"). */
+export function badged(label: string): RegExp {
+  return new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s+\\d+\\+?)?$`);
+}
+
+/** Opens a menu: the application tab in the top bar, then the item in the sidebar (either may carry a to-do badge). */
 export async function openMenu(page: Page, tab: string, item: string): Promise<void> {
-  await page.locator('.kc-app-tabs').getByRole('button', { name: tab, exact: true }).click();
-  await page.locator('.kc-sider').getByRole('menuitem', { name: item, exact: true }).click();
+  await page.locator('.kc-app-tabs').getByRole('button', { name: badged(tab) }).click();
+  await page.locator('.kc-sider').getByRole('menuitem', { name: badged(item) }).click();
 }
 
 /** A small valid PDF (one empty page), for the upload control. */

@@ -2,7 +2,7 @@
  * The shell around the screens (spec 000 §2, §4, §5): the language switch (the same patent screen in English,
  * schema labels and messages included), the lock screen, menus not built yet, unknown paths, logging out.
  */
-import { button, dialog, expect, formItem, login, openMenu, test } from './fixtures.js';
+import { badged, button, dialog, expect, formItem, login, openMenu, test } from './fixtures.js';
 
 test('switching to English shows the patent screen in English, schema labels and messages included', async ({ page, password }) => {
   await login(page, 'kygl', password);
@@ -14,7 +14,7 @@ test('switching to English shows the patent screen in English, schema labels and
 
   await expect(page.getByRole('button', { name: 'language' })).toHaveText('English');
   await expect(page.locator('.kc-app-tabs')).toContainText('Achievements');
-  await expect(page.locator('.kc-sider').getByRole('menuitem', { name: 'Patents', exact: true })).toBeVisible();
+  await expect(page.locator('.kc-sider').getByRole('menuitem', { name: badged('Patents') })).toBeVisible();
   await expect(page.locator('.kc-tagbar')).toContainText('Patents');
   const head = page.locator('.ant-table-thead');
   await expect(head).toContainText('Patent name');
@@ -86,18 +86,16 @@ test('the lock screen: a lock password is required, a wrong one refused, the rig
 });
 
 test('a menu not built yet says 功能开发中; an unknown path shows 404; logging out returns to the login page', async ({ page, password }) => {
-  await login(page, 'kygl', password);
-  await openMenu(page, '科技成果', '专利');
-  await expect(page).toHaveURL(/\/basic\/patent$/);
-
-  // 科研项目 (research projects) is seeded `isEnabled: false` until its module is built: greyed, and it says so
-  const projects = page.locator('.kc-app-tabs').getByRole('button', { name: '科研项目', exact: true });
-  await expect(projects).toHaveClass(/kc-menu-disabled/);
-  await projects.click();
+  // the expert's 专家评审 (expert review) is seeded `isEnabled: false` until issue 12 builds it: greyed, and it says so
+  await login(page, 'zj', password);
+  await page.locator('.kc-app-tabs').getByRole('button', { name: badged('科研项目') }).click();
+  const review = page.locator('.kc-sider').getByRole('menuitem', { name: badged('专家评审') });
+  await expect(review.locator('.kc-menu-disabled')).toHaveCount(1);
+  await review.click();
   await expect(page.locator('.ant-message-notice', { hasText: '功能开发中' })).toBeVisible();
-  await expect(page).toHaveURL(/\/basic\/patent$/);
+  await expect(page).toHaveURL(/\/wel\/index$/);
   // its page opened directly says the same
-  await page.goto('/project/baseinfo');
+  await page.goto('/project/expert-todo');
   await expect(page.locator('.kc-page')).toContainText('功能开发中');
 
   await page.goto('/no/such/page');
