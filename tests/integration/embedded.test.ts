@@ -38,7 +38,8 @@ describe('embedded PostgreSQL', () => {
   it('takes over from a server left running by a killed process, and keeps the data', { timeout: 120_000 }, async () => {
     const dir = tempDir();
     const port = await freePort();
-    const child = spawn(path.join(repoRoot, 'node_modules/.bin/tsx'), ['tests/fixtures/embedded-child.ts', dir, String(port), 'pw1'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+    // node itself with tsx's loader (not the tsx wrapper, whose node child would outlive the SIGKILL below)
+    const child = spawn(process.execPath, ['--import', 'tsx', 'tests/fixtures/embedded-child.ts', dir, String(port), 'pw1'], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
     await new Promise<void>((resolve, reject) => {
       let out = '';
       child.stdout.on('data', (b) => {
