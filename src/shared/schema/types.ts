@@ -254,6 +254,12 @@ export interface ResourceSchema {
    * login (`GET /api/es/public/search`) through the search module (src/server/modules/search).
    */
   searchByEs?: { public?: Record<string, string | number | boolean> };
+  /**
+   * Records imported from files and published to the portal (src/server/modules/portal/records.ts): `dedupe`
+   * fields make two records the same (deleteRuplicate), `toContent` maps portal/content fields to this
+   * resource's (export-to-portal), `import` the formats import-qikan reads into it.
+   */
+  portalRecord?: { dedupe: string[]; toContent: Record<string, string>; import?: Array<'xlsx' | 'refworks' | 'endnote' | 'noteexpress'> };
 }
 
 /**

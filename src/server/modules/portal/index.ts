@@ -9,23 +9,30 @@
  *   `portal/site` (public sites: title, domain, channels, theme);
  * - hooks.ts: rich text sanitised on the server for every RichText field, the content's rules and the
  *   publishing flow's handler; routes.ts: the calls beyond the generic ones and the access statistics;
- *   public.ts: the public pages (no login, released content only, counted); gpt.ts: searchByGPT.
+ *   public.ts: the public pages (no login, released content only, counted); gpt.ts: searchByGPT;
+ * - records.ts: journal, CNKI and portal records (schemas with `portalRecord`: portal/journal, portal/cnki,
+ *   portal/record) — deleteAll, deleteRuplicate, export-to-portal(-one); import.ts with cnki.ts: import-qikan
+ *   (journal catalogue workbooks, CNKI RefWorks / EndNote / NoteExpress exports) as a job, and its status.
  */
 import type { Module } from '../../core/module.js';
 import { registerGptRoutes } from './gpt.js';
 import { registerPortalHooks } from './hooks.js';
+import { registerImportRoutes } from './import.js';
 import { migrations } from './migrations.js';
 import { registerPublicPages } from './public.js';
+import { registerRecordRoutes } from './records.js';
 import { registerPortalRoutes } from './routes.js';
 
 export const module: Module = {
   name: 'portal',
   migrations,
-  routes(app, k) {
+  async routes(app, k) {
     const db = k.database.db;
     registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions });
     registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
     registerGptRoutes(app, { db, engine: k.engine });
     registerPublicPages(app, db);
+    registerRecordRoutes(app, { db, engine: k.engine });
+    await registerImportRoutes(app, { engine: k.engine, jobs: k.jobs });
   },
 };
