@@ -12,6 +12,10 @@
  *   `assignee` (a user id or `${variable}`), `candidateGroups` / `candidateRoles` (comma list of role aliases),
  *   `candidateDepts` (comma list of department ids or `${variable}` holding ids, e.g. `${companyChain}`),
  *   `dueDays` (days until the task is due, shown with it).
+ * - Timers are BPMN's own: a `timerEventDefinition` (`timeDuration` PT2H / P3D, `timeDate`, `timeCycle`) on an
+ *   intermediate catch event or a boundary event of a user task; an interrupting boundary timer is a due date
+ *   (the task is cancelled and the flow goes on from the event), a non-interrupting one (`cancelActivity=
+ *   "false"`) a reminder (the task's to-dos are pushed again). They survive restarts (timers.ts).
  * - `evaluate(expr, vars)`: the gateway conditions — `${outcome == 'approve'}`, `${record.level >= 3 &&
  *   outcome != 'reject'}`: comparisons (== != > >= < <=) of a variable path (`a.b.c`) with a quoted string,
  *   a number, true/false/null or another path, combined with && || ! and parentheses. No code is run (no
@@ -38,8 +42,12 @@ export interface ProcessInfo {
   name: string;
   /** user task id → its configuration */
   tasks: Record<string, TaskConfig>;
-  /** every flow node id → its name and BPMN type (for the history of nodes the engine does not name) */
-  nodes: Record<string, { name: string | null; type: string }>;
+  /**
+   * every flow node id → its name and BPMN type (for the history of nodes the engine does not name); a
+   * boundary event also names the task it is attached to and whether it interrupts it (`cancelActivity`,
+   * BPMN 2.0 §10.5.4, default true) — a non-interrupting timer on a user task is a reminder (runtime.ts)
+   */
+  nodes: Record<string, { name: string | null; type: string; attachedTo?: string; cancelActivity?: boolean; timer?: boolean }>;
   /** true when the file carries a diagram (BPMNDI) bpmn-js can draw */
   hasDiagram: boolean;
 }
@@ -97,6 +105,10 @@ export async function parseBpmn(xml: string): Promise<ProcessInfo[]> {
         continue;
       }
       nodes[x.id] = { name: x.name ?? null, type: x.$type.replace(/^bpmn:/, '') };
+      if (x.$type === 'bpmn:BoundaryEvent') {
+        const timer = ((x.eventDefinitions as Moddle[] | undefined) ?? []).some((d) => d.$type === 'bpmn:TimerEventDefinition');
+        Object.assign(nodes[x.id], { attachedTo: (x.attachedToRef as Moddle | undefined)?.id, cancelActivity: x.cancelActivity !== false, timer });
+      }
       if (x.$type !== 'bpmn:UserTask') continue;
       const assignee = attr(x, 'assignee');
       const depts = list(attr(x, 'candidateDepts'));

@@ -3,7 +3,8 @@
  * kept in PostgreSQL (runtime.ts), their definitions (deploy.ts: the shipped files of schemas/flows deployed
  * at start; manager.ts: upload, deploy, versions, instances, history), the generic binding of resources that
  * name a `flow` (binding.ts: the ActionRunner's process binding and the per-resource workflow endpoints) and
- * the to-dos and push messages every task and notice gives (todo.ts, /api/basic/todo/*).
+ * the to-dos and push messages every task and notice gives (todo.ts, /api/basic/todo/*); process timers (due
+ * dates, reminders) are pg-boss jobs that survive restarts (timers.ts).
  */
 import type { Module } from '../../core/module.js';
 import { migrations } from './migrations.js';
@@ -12,6 +13,7 @@ import { FlowRuntime } from './runtime.js';
 import { FlowBinding } from './binding.js';
 import { registerManagerRoutes } from './manager.js';
 import { registerTodoRoutes } from './todo.js';
+import { FlowTimers } from './timers.js';
 
 export const module: Module = {
   name: 'flow',
@@ -20,6 +22,7 @@ export const module: Module = {
     const db = k.database.db;
     await deployShipped(db); // idempotent: a file deploys again only when its text changed
     const runtime = new FlowRuntime(db, k.org);
+    await new FlowTimers(k.jobs.boss, db, runtime, (l) => app.log.warn(l)).start(); // timers survive restarts (pg-boss)
     const binding = new FlowBinding(db, k.engine, k.org, runtime, k.actions);
     k.actions.registerProcess(binding);
     binding.mount(app);

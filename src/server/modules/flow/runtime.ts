@@ -54,6 +54,16 @@ export interface Business {
   path: string | null;
 }
 
+/** A timer the engine waits on: fire it (`FlowRuntime.fireTimer`) at `expireAt` — timers.ts schedules it. */
+export interface DueTimer {
+  tenantId: string;
+  instanceId: string;
+  /** the timer event's id in the BPMN file */
+  activityId: string;
+  /** ISO time it expires */
+  expireAt: string;
+}
+
 /** What one step left: the instance's status and current nodes, and the tasks now open. */
 export interface StepResult {
   instanceId: string;
@@ -67,12 +77,17 @@ const DEFAULT_EXPRESSION = /^\s*\$\{\s*(environment|content|properties|fields)\.
 
 interface Collected {
   waits: Array<{ id: string; executionId: string; type: string }>;
+  /** timers the engine set (`resumed`: one set before, re-armed by `resume` with its remaining time) */
+  timers: Array<{ id: string; expireAt: string; timeout: number; resumed: boolean }>;
   ended: Array<{ id: string; type: string; name: string | null }>;
   error?: Error;
   done: boolean;
 }
 
 export class FlowRuntime {
+  /** Where new timers go to be fired later (timers.ts sets it); none = they live only while a step runs. */
+  schedule: ((t: DueTimer) => Promise<void>) | null = null;
+
   constructor(
     private readonly db: Db,
     private readonly org: OrgCache,
@@ -112,6 +127,10 @@ export class FlowRuntime {
     l.on('wait', (api: { id: string; type: string; content: { executionId: string } }) => {
       c.waits.push({ id: api.id, type: api.type, executionId: api.content.executionId });
     });
+    l.on('activity.timer', (api: { id: string; content: { expireAt?: Date | string; timeout?: number; isResumed?: boolean } }) => {
+      const at = api.content.expireAt;
+      if (at) c.timers.push({ id: api.id, expireAt: new Date(at).toISOString(), timeout: Number(api.content.timeout ?? 0), resumed: !!api.content.isResumed });
+    });
     l.on('activity.end', (api: { id: string; type: string; name?: string; owner?: { name?: string } }) => {
       c.ended.push({ id: api.id, type: String(api.type).replace(/^bpmn:/, ''), name: api.owner?.name ?? api.name ?? null });
     });
@@ -148,7 +167,7 @@ export class FlowRuntime {
     await sql`INSERT INTO flow_instance (id, tenant_id, definition_id, process_key, business_type, business_id, business_name, start_user, start_user_name, start_dept, variables)
               VALUES (${id}::bigint, ${user.tenantId}, ${def.id}::bigint, ${def.process_key}, ${business.type}, ${business.id}::bigint, ${business.name},
                       ${user.userId}::bigint, ${displayName(user)}, ${user.deptId || null}::bigint, ${JSON.stringify(vars)}::jsonb)`.execute(trx);
-    const c: Collected = { waits: [], ended: [], done: false };
+    const c: Collected = { waits: [], ended: [], timers: [], done: false };
     const engine = this.engine(def, vars);
     engine.once('end', () => (c.done = true));
     engine.once('error', (e: Error) => (c.error = e));
@@ -170,7 +189,7 @@ export class FlowRuntime {
     if (!inst || inst.run_status !== 'running') throw new ApiError(400, { zh: '流程已结束，不能办理', en: 'The process has ended' });
     const def = await this.definition(trx, String(inst.definition_id));
     const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId };
-    const c: Collected = { waits: [], ended: [], done: false };
+    const c: Collected = { waits: [], ended: [], timers: [], done: false };
     const engine = this.engine(def, vars);
     engine.once('end', () => (c.done = true));
     engine.once('error', (e: Error) => (c.error = e));
@@ -193,6 +212,44 @@ export class FlowRuntime {
       waiting.signal({ outcome, comment });
       await this.settle(engine, c);
       return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, String(task.task_key));
+    } finally {
+      await halt(engine);
+    }
+  }
+
+  /**
+   * Fires the timer `t` of a running instance (timers.ts calls this at `expireAt`, on whichever node, after any
+   * restart): the instance is resumed from its saved state, where bpmn-engine re-arms the timer with the time
+   * left (none: it fires at once) and goes on; the step is saved as any other. A reminder (non-interrupting
+   * boundary timer on a user task) also pushes that task's open to-dos again. Answers null when there was
+   * nothing to fire: the instance ended, or the flow left the timer (the task was done first), or the timer
+   * waiting now is a later one (the task was entered again) — its own schedule fires it.
+   */
+  async fireTimer(trx: Db, t: DueTimer): Promise<StepResult | null> {
+    const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${t.instanceId}::bigint AND tenant_id = ${t.tenantId} AND run_status = 'running' FOR UPDATE`.execute(trx)).rows[0];
+    if (!inst || !(inst.current_nodes as string[]).includes(t.activityId)) return null;
+    const def = await this.definition(trx, String(inst.definition_id));
+    const vars: Row = { ...(inst.variables as Row) };
+    const c: Collected = { waits: [], ended: [], timers: [], done: false };
+    const engine = this.engine(def, vars);
+    engine.once('end', () => (c.done = true));
+    engine.once('error', (e: Error) => (c.error = e));
+    try {
+      engine.recover(inst.state as object);
+      await engine.resume({ listener: this.listener(c) });
+      const armed = c.timers.find((x) => x.id === t.activityId);
+      if (armed && armed.timeout > 5000) return null; // a later timer of the same event: not due yet
+      if (armed && armed.timeout > 0) await new Promise((r) => setTimeout(r, armed.timeout + 20));
+      await this.settle(engine, c);
+      if (!c.ended.some((e) => e.id === t.activityId)) return null;
+      c.timers = c.timers.filter((x) => !x.resumed);
+      const starter = { tenantId: t.tenantId, userId: String(inst.start_user ?? '0'), deptId: inst.start_dept ? String(inst.start_dept) : '' } as AuthUser;
+      const node = def.config.nodes[t.activityId];
+      if (node?.attachedTo && node.cancelActivity === false) {
+        await sql`UPDATE basic_todo SET push_time = NULL, is_read = 0, update_time = now() WHERE tenant_id = ${t.tenantId} AND state = 0 AND is_deleted = 0
+                    AND task_id IN (SELECT id FROM flow_task WHERE tenant_id = ${t.tenantId} AND instance_id = ${t.instanceId}::bigint AND task_key = ${node.attachedTo} AND end_time IS NULL)`.execute(trx);
+      }
+      return await this.persist(trx, def, t.instanceId, engine, vars, c, starter, (vars.todoPath as string | null) ?? null);
     } finally {
       await halt(engine);
     }
@@ -256,6 +313,9 @@ export class FlowRuntime {
         businessName: (inst.business_name as string | null) ?? null, assignee, roles: cfg.candidateRoles, depts, path, from: user,
       });
       created.push({ id, taskKey: p.id, taskName: cfg.name });
+    }
+    if (!ended && this.schedule) {
+      for (const t of c.timers) if (!t.resumed && current.includes(t.id)) await this.schedule({ tenantId: user.tenantId, instanceId, activityId: t.id, expireAt: t.expireAt });
     }
     return { instanceId, status: ended ? 'completed' : 'running', currentNodes: current, openTasks: created };
   }
