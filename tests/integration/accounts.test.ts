@@ -380,15 +380,20 @@ describe('register-guest (spec 000 §2.7, §5, §8)', () => {
     expect(await countRows(s, 'blade_user', 'account = $1', [account])).toBe(0);
   });
 
-  it('a registration waits for an administrator of its tenant, then signs in; its third-party identity is bound', async () => {
+  it('a registration waits for an administrator of its tenant, then signs in; a third-party identity is bound only with its social sign-in\'s cookie', async () => {
     const account = `${TAG}_reg${++seq}`;
     const oauth = await q(`INSERT INTO blade_user_oauth (id, tenant_id, source, uuid, username) VALUES ((random() * 1e15)::bigint, '000000', 'oidc', $1, $1) RETURNING id::text AS id`, [account]);
-    const res = await reg({ tenantId: '000000', name: '新用户', account, password: 'abcdefg1', password2: 'abcdefg1', oauth_id: oauth.rows[0].id });
+    // an identity id alone (without the kc_social_reg cookie of its social grant, social.test.ts) binds nothing
+    const stolen = await reg({ tenantId: '000000', name: '新用户', account, password: 'abcdefg1', password2: 'abcdefg1', oauth_id: oauth.rows[0].id });
+    expect(stolen.status).toBe(400);
+    expect(stolen.body.msg).toBe('第三方账号信息已失效,请重新登录');
+    expect(await countRows(s, 'blade_user', 'account = $1', [account])).toBe(0);
+    const res = await reg({ tenantId: '000000', name: '新用户', account, password: 'abcdefg1', password2: 'abcdefg1' });
     expect(res.status).toBe(200);
     expect(res.body.msg).toBe('注册申请已提交,请耐心等待管理员通过!');
     const row = (await q(`SELECT id::text AS id, status, register_status FROM blade_user WHERE account = $1`, [account])).rows[0];
     expect(row).toMatchObject({ status: 0, register_status: 1 });
-    expect((await q(`SELECT user_id::text AS u FROM blade_user_oauth WHERE id = $1`, [oauth.rows[0].id])).rows[0].u).toBe(row.id);
+    expect((await q(`SELECT user_id::text AS u FROM blade_user_oauth WHERE id = $1`, [oauth.rows[0].id])).rows[0].u).toBeNull();
     await expect(login(s, account, { password: 'abcdefg1' })).rejects.toThrow(/账号已被禁用/);
     expect((await call(s, other, 'POST', `${U}/approve-register?userIds=${row.id}`)).status).toBe(404);
     const u = await createUser();

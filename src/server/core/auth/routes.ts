@@ -8,6 +8,8 @@
  *   Success answers the OAuth-style object (not the envelope, as the original): `access_token, refresh_token,
  *   token_type, expires_in, tenant_id, user_id, dept_id, role_id, role_name, account, user_name, nick_name,
  *   real_name, avatar`. Failures answer the envelope plus `error_description` (what the original clients read).
+ *   The `social` grant (source, code, state; social-routes.ts) answers the same token answer for an identity
+ *   bound to an account, after the same checks, or the third-party user info (`user_id` -1) for a new one.
  *   Wrong password → 400 用户名或密码错误; wrong/reused captcha → 400 验证码不正确; the 5th failure in a row
  *   locks the account for 30 minutes (the message says so); unknown client → 401; an unknown or disabled
  *   tenant → 400 租户不存在或已过期, an expired one (tenant/setting) → 400 租户已过期，请联系管理员, also on
@@ -37,6 +39,8 @@ import { checkCaptcha, createCaptcha } from './captcha.js';
 import { dummyHash, verifyDummy, verifyPassword } from './password.js';
 import type { ServerConfig } from '../config.js';
 import { registerPhoneGrant } from './phone-grant.js';
+import { registerSocialRoutes } from './social-routes.js';
+import { loadOrCreateSecrets } from '../secrets.js';
 
 export const MAX_FAILED_LOGINS = 5;
 export const LOCK_MINUTES = 30;
@@ -111,6 +115,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
   const clients = new ClientCache(db);
   dummyHash().catch((e: unknown) => app.log.error({ err: e }, 'could not compute the dummy password hash'));
   const rateLimit = { max: config.loginRateMax, timeWindow: '1 minute' };
+  // social sign-in and binding (social-routes.ts); the grant itself is dispatched below
+  const socialGrant = registerSocialRoutes<UserRow, ClientRow>(app, {
+    db, baseSecret: loadOrCreateSecrets(config.dataDir).jwtKey, rateLimit, defaultTenant: DEFAULT_TENANT, loadUser, admit, issue: (u, c) => issue(u, c),
+  });
 
   async function authenticateClient(req: FastifyRequest): Promise<ClientRow> {
     const auth = header(req, 'authorization') ?? '';
@@ -208,6 +216,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Db; tokens:
     const grant = str('grant_type') ?? 'password';
     const tenantId = header(req, 'tenant-id') || str('tenantId') || DEFAULT_TENANT;
     const grants = client.authorized_grant_types.split(',').map((s) => s.trim());
+    // the social grant's proof is the provider's verified answer; the client still authenticates (as token-by-phone)
+    if (grant === 'social') return reply.send(await socialGrant(req, reply, client, params, header(req, 'tenant-id') || str('tenantId')));
     if (!grants.includes(grant) || !['password', 'captcha', 'refresh_token'].includes(grant)) throw new ApiError(400, 'unsupportedGrant', { grant });
 
     if (grant === 'refresh_token') {

@@ -26,7 +26,8 @@
  * `GET /api/blade-system/outbox/list|page|detail`, menu 消息发件箱 under 日志管理), over `kc_outbox`.
  *
  * register-guest (spec 000 §2.7, §3.4 register form, §5 order, §8): `tenantId`, `name`, `account`, `password`,
- * `password2`, optional `oauth_id` (a third-party identity not yet bound, blade_user_oauth). Checks in the
+ * `password2`, optional `oauth_id` (a third-party identity not yet bound, blade_user_oauth; only with the
+ * `kc_social_reg` cookie the social grant set for it, core/auth/social-routes.ts). Checks in the
  * spec's order — 请先输入租户编号, 请先输入账号名称, 请先输入密码, 两次密码输入不一致 — then the password rule
  * (two classes), the account's form, the tenant, the account's uniqueness. The account is created disabled
  * (status 0, register_status 1, no role) and the answer's msg is 注册申请已提交,请耐心等待管理员通过!; it signs
@@ -42,6 +43,8 @@ import type { Kernel } from '../../app.js';
 import { phoneFault } from '../../../shared/validators/index.js';
 import { PASSWORD_MESSAGES, newPasswordFault, passwordFault } from '../../../shared/validators/password.js';
 import { setPassword } from './account.js';
+import { registerTicketValid } from '../../core/auth/social-routes.js';
+import { loadOrCreateSecrets } from '../../core/secrets.js';
 
 type Row = Record<string, unknown>;
 
@@ -75,6 +78,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v
 export function registerAccountSmsModule(app: FastifyInstance, k: Kernel, codes = new SmsCodes(k.database.db, new Outbox(k.database.db, smsProviderFromEnv()))): void {
   const db = k.database.db;
   const tags = ['user/account'];
+  const baseSecret = loadOrCreateSecrets(k.config.dataDir).jwtKey;
   const rateLimit = { max: k.config.loginRateMax, timeWindow: '1 minute' };
 
   async function liveTenant(tenantId: string): Promise<void> {
@@ -186,6 +190,8 @@ export function registerAccountSmsModule(app: FastifyInstance, k: Kernel, codes 
     const oauthRaw = p.oauth_id ?? p.oauthId;
     const oauthId = oauthRaw === undefined || oauthRaw === null || oauthRaw === '' ? null : str(oauthRaw);
     if (oauthId !== null && !/^\d{1,19}$/.test(oauthId)) throw fieldError('oauth_id', SMS_ACCOUNT_MESSAGES.oauthInvalid);
+    // the identity must be this browser's own social sign-in (core/auth/social-routes.ts kc_social_reg)
+    if (oauthId !== null && !(await registerTicketValid(req, baseSecret, oauthId, tenantId))) throw fieldError('oauth_id', SMS_ACCOUNT_MESSAGES.oauthInvalid);
     await liveTenant(tenantId);
     const hash = await hashPassword(password);
     const id = nextId();

@@ -57,6 +57,7 @@ import type { FormNode } from '../../../shared/schema/types.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { idCardInfo, normaliseIdCard } from '../../../shared/validators/index.js';
 import { PASSWORD_MESSAGES, newPasswordFault } from '../../../shared/validators/password.js';
+import { registerOauthProviderHooks } from './account-social.js';
 import userinfoPage from '../../../../schemas/_pages/userinfo.json' with { type: 'json' };
 
 type Row = Record<string, unknown>;
@@ -150,6 +151,7 @@ const msg = (m: { zh: string; en: string }, lang: Lang) => m[lang];
 export function registerAccountModule(app: FastifyInstance, k: Kernel): void {
   const db = k.database.db;
   const tags = ['user/account'];
+  registerOauthProviderHooks(k); // the sign-in providers of social login (account-social.ts)
 
   app.addHook('preHandler', async (req) => {
     const u = req.user;
