@@ -231,6 +231,14 @@ async function runServer(): Promise<void> {
   const kernel = await startKernel(loadConfig());
   const app = await buildApp(kernel);
   await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
+  if (process.env.BENCH_TRACE_MEMORY) {
+    // the server's heap, off-heap and array buffers each second (stderr), to see what grows
+    const mb = (n: number) => (n / 1048576).toFixed(0);
+    setInterval(() => {
+      const m = process.memoryUsage();
+      console.error(`[mem] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`);
+    }, 1000).unref();
+  }
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
