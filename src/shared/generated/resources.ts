@@ -2212,6 +2212,154 @@ export type ChannelInput = FromSchema<typeof channelRecordSchema>;
 /** A stored Channels record as the API answers it. */
 export type ChannelRecord = ChannelInput & SystemFields;
 
+/** 知网数据 / CNKI records (portal/cnki, schemas/portal/cnki.json): the record as submitted. */
+export const cnkiRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "authors": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "institution": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "source": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "year": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 10
+    },
+    "volume": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "issue": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "pages": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "docType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "issn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "doi": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "url": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "keywords": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "fund": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "abstract": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8000
+    },
+    "exported": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "contentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type CnkiInput = FromSchema<typeof cnkiRecordSchema>;
+/** A stored CNKI records record as the API answers it. */
+export type CnkiRecord = CnkiInput & SystemFields;
+
 /** 内容管理 / Portal content (portal/content, schemas/portal/content.json): the record as submitted. */
 export const contentRecordSchema = {
   "type": "object",
@@ -2489,6 +2637,140 @@ export type ContentcommentInput = FromSchema<typeof contentcommentRecordSchema>;
 /** A stored Comments record as the API answers it. */
 export type ContentcommentRecord = ContentcommentInput & SystemFields;
 
+/** 期刊数据 / Journals (portal/journal, schemas/portal/journal.json): the record as submitted. */
+export const journalRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "journalName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "journalNameEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "issn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "cn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "organizer": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "publisher": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "frequency": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "region": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "language": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "coreCatalog": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "impactFactor": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
+    },
+    "url": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "description": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 4000
+    },
+    "exported": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "contentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type JournalInput = FromSchema<typeof journalRecordSchema>;
+/** A stored Journals record as the API answers it. */
+export type JournalRecord = JournalInput & SystemFields;
+
 /** 内容模型 / Content models (portal/model, schemas/portal/model.json): the record as submitted. */
 export const portalModelRecordSchema = {
   "type": "object",
@@ -2579,6 +2861,105 @@ export const portalModelRecordSchema = {
 export type PortalModelInput = FromSchema<typeof portalModelRecordSchema>;
 /** A stored Content models record as the API answers it. */
 export type PortalModelRecord = PortalModelInput & SystemFields;
+
+/** 门户数据 / Portal records (portal/record, schemas/portal/record.json): the record as submitted. */
+export const recordRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "author": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "source": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "publishDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "url": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "tag": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "summary": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200000
+    },
+    "exported": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
+    "contentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type RecordInput = FromSchema<typeof recordRecordSchema>;
+/** A stored Portal records record as the API answers it. */
+export type RecordRecord = RecordInput & SystemFields;
 
 /** 门户站点 / Portal sites (portal/site, schemas/portal/site.json): the record as submitted. */
 export const siteRecordSchema = {
@@ -3545,6 +3926,145 @@ export type BrowserInput = FromSchema<typeof browserRecordSchema>;
 /** A stored Browser profiles record as the API answers it. */
 export type BrowserRecord = BrowserInput & SystemFields;
 
+/** 采集节点 / Crawl nodes (spider/client, schemas/spider/client.json): the record as submitted. */
+export const spiderClientRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "nodeId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "host": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "pid": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "cpus": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "loadAvg": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1.7976931348623157e+308,
+      "minimum": -1.7976931348623157e+308
+    },
+    "memoryMb": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "runningCrawls": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991
+    },
+    "runningTasks": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "startTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "lastSeen": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type SpiderClientInput = FromSchema<typeof spiderClientRecordSchema>;
+/** A stored Crawl nodes record as the API answers it. */
+export type SpiderClientRecord = SpiderClientInput & SystemFields;
+
+/** 导出连接 / Export connections (spider/exportconfig, schemas/spider/exportconfig.json): the record as submitted. */
+export const exportconfigRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "url": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    },
+    "password": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ExportconfigInput = FromSchema<typeof exportconfigRecordSchema>;
+/** A stored Export connections record as the API answers it. */
+export type ExportconfigRecord = ExportconfigInput & SystemFields;
+
 /** 定时采集 / Crawl schedules (cron/schedule, schemas/spider/schedule.json): the record as submitted. */
 export const scheduleRecordSchema = {
   "type": "object",
@@ -3627,6 +4147,18 @@ export const taskRecordSchema = {
       ],
       "maxLength": 100
     },
+    "groupId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^[1-9][0-9]{0,18}$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
     "remark": {
       "type": [
         "string",
@@ -3702,6 +4234,47 @@ export const taskRecordSchema = {
         "null"
       ],
       "format": "kc-date-time"
+    },
+    "messageUser": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    },
+    "exportConfigId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "exportTable": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "exportColumns": {
+      "type": [
+        "object",
+        "null"
+      ]
+    },
+    "exportJobId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20
     }
   },
   "additionalProperties": false
@@ -3709,6 +4282,46 @@ export const taskRecordSchema = {
 export type TaskInput = FromSchema<typeof taskRecordSchema>;
 /** A stored Crawl tasks record as the API answers it. */
 export type TaskRecord = TaskInput & SystemFields;
+
+/** 任务分组 / Task groups (spider/taskgroup, schemas/spider/taskgroup.json): the record as submitted. */
+export const taskgroupRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100000,
+      "minimum": 0
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TaskgroupInput = FromSchema<typeof taskgroupRecordSchema>;
+/** A stored Task groups record as the API answers it. */
+export type TaskgroupRecord = TaskgroupInput & SystemFields;
 
 /** 采集日志 / Crawl logs (spider/tasklog, schemas/spider/tasklog.json): the record as submitted. */
 export const tasklogRecordSchema = {
@@ -3964,7 +4577,7 @@ export type BannerInput = FromSchema<typeof bannerRecordSchema>;
 export type BannerRecord = BannerInput & SystemFields;
 
 /** 应用管理 / Clients (system/client, schemas/system/client.json): the record as submitted. */
-export const clientRecordSchema = {
+export const systemClientRecordSchema = {
   "type": "object",
   "properties": {
     "id": {
@@ -4023,9 +4636,9 @@ export const clientRecordSchema = {
   },
   "additionalProperties": false
 } as const;
-export type ClientInput = FromSchema<typeof clientRecordSchema>;
+export type SystemClientInput = FromSchema<typeof systemClientRecordSchema>;
 /** A stored Clients record as the API answers it. */
-export type ClientRecord = ClientInput & SystemFields;
+export type SystemClientRecord = SystemClientInput & SystemFields;
 
 /** 数据权限 / Data scopes (system/datascope, schemas/system/datascope.json): the record as submitted. */
 export const datascopeRecordSchema = {
@@ -4907,6 +5520,82 @@ export const menuRecordSchema = {
 export type MenuInput = FromSchema<typeof menuRecordSchema>;
 /** A stored Menus record as the API answers it. */
 export type MenuRecord = MenuInput & SystemFields;
+
+/** 第三方登录 / Sign-in providers (system/oauthprovider, schemas/system/oauthprovider.json): the record as submitted. */
+export const oauthproviderRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "source": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50,
+      "pattern": "^[a-z][a-z0-9_-]*$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "issuer": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500,
+      "pattern": "^https?://[^\\s]+$"
+    },
+    "clientId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "clientSecret": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "scopes": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 255
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9999,
+      "minimum": 0
+    },
+    "enabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type OauthproviderInput = FromSchema<typeof oauthproviderRecordSchema>;
+/** A stored Sign-in providers record as the API answers it. */
+export type OauthproviderRecord = OauthproviderInput & SystemFields;
 
 /** 消息发件箱 / Outbox (system/outbox, schemas/system/outbox.json): the record as submitted. */
 export const outboxRecordSchema = {
