@@ -100,6 +100,9 @@ describe('spider: configuration', () => {
       [{ ...config(), nextPageSelector: 'a[[' }, 'CSS 选择器不正确：a[['],
       [{ ...config(), maxPages: 0 }, '采集限制超出范围（最大页数 1–100000，深度 0–20，并发 1–20，间隔 0–60000 毫秒，超时 1–300 秒）'],
       [{ ...config(), rules: [{ name: 'x', urlPattern: '.', fields: [{ name: '1bad' }] }] }, '字段须有名称（字母、数字、下划线，不超过 64 个字符）'],
+      [{ ...config(), rules: [{ name: 'x', urlPattern: '.', fields: [{ name: 't', xpath: '//a[' }] }] }, 'XPath 表达式不正确：//a['],
+      [{ ...config(), rules: [{ name: 'x', urlPattern: '.', fields: [{ name: 't', selector: 'a', xpath: '//a' }] }] }, 'CSS 选择器与 XPath 只能填写其中一个：t'],
+      [{ ...config(), rules: [{ name: 'r', urlPattern: '.', rowSelector: 'li', rowXPath: '//li', fields: [{ name: 't' }] }] }, 'CSS 选择器与 XPath 只能填写其中一个：r'],
     ];
     for (const [cfg, msg] of cases) {
       const r = await call(s, admin, 'POST', `${T}/saveConfigData?id=${id}`, cfg);
@@ -159,6 +162,35 @@ describe('spider: crawling the local site', () => {
     // run again: nothing stored twice
     expect((await call(s, admin, 'GET', `${T}/start?id=${id}`)).status).toBe(200);
     expect(await waitFor(id, (x) => x.taskStatus !== 1)).toMatchObject({ taskStatus: 4, rowsCount: 19 });
+  });
+
+  it('extracts fields by XPath (rows, attributes, functions) with post-processing', async () => {
+    const b = site.base.replace(/\./g, '\\.');
+    const id = await newTask('xpath', {
+      startUrls: [`${site.base}/list?page=1`],
+      linkPatterns: [`^${b}/detail/\\d+$`],
+      maxDepth: 1,
+      rules: [
+        { name: 'list', urlPattern: '/list\\?', rowXPath: '//li[@class="item"]', fields: [
+          { name: 'title', xpath: 'normalize-space(a)', required: true },
+          { name: 'price', xpath: './span[@class="price"]', process: ['number'] },
+          { name: 'link', xpath: 'a/@href', process: ['absoluteUrl'] },
+          { name: 'no', selector: 'a', process: ['regex'], pattern: '通知 (\\d+)' },
+        ] },
+        { name: 'detail', urlPattern: '/detail/\\d+$', fields: [
+          { name: 'title', xpath: '//h1', process: ['trim'] },
+          { name: 'body', xpath: 'string(//div[@class="body"])', process: ['collapse'] },
+          { name: 'items', xpath: 'count(//li)' },
+        ] },
+      ],
+    });
+    expect((await call(s, admin, 'GET', `${T}/start?id=${id}`)).status).toBe(200);
+    expect(await waitFor(id, (x) => x.taskStatus !== 1)).toMatchObject({ taskStatus: 4, rowsCount: 6, errorCount: 0 });
+    const rows = (await allData(id)).map(({ id: _i, url: _u, createTime: _c, ...r }) => r);
+    const list = rows.filter((r) => r.price !== undefined).sort((x, y) => x.title.localeCompare(y.title));
+    expect(list).toEqual([1, 2, 3].map((k) => ({ title: `通知 ${k}`, price: Number(`120${k}.5`), link: `${site.base}/detail/${k}`, no: String(k) })));
+    const details = rows.filter((r) => r.body !== undefined).sort((x, y) => x.title.localeCompare(y.title));
+    expect(details).toEqual([1, 2, 3].map((k) => ({ title: `通知 ${k}`, body: `第 ${k} 号 通知的 正文`, items: 0 })));
   });
 
   it('pauses and resumes without fetching a page twice or storing a row twice', async () => {

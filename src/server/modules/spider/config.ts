@@ -9,8 +9,9 @@
  *   absolute URL matches one of them (none: no links are followed); `nextPageSelector`: the pagination link,
  *   always followed (same depth budget);
  * - `rules`: page rules, the first whose `urlPattern` matches a page's URL applies: a list rule has
- *   `rowSelector` (one row per match), a detail rule has none (one row per page); `fields`: name, CSS
- *   `selector` (empty: the row/page itself), `attr` (default: the text), `process` steps in order — `trim`,
+ *   `rowSelector` or `rowXPath` (one row per match), a detail rule has neither (one row per page); `fields`:
+ *   name, CSS `selector` or `xpath` (XPath 1.0, relative to the row; xpath.ts) — not both; neither: the
+ *   row/page itself — `attr` (default: the text), `process` steps in order — `trim`,
  *   `collapse` (runs of white space to one space), `number` (the first number), `absoluteUrl`, `regex` (first
  *   capture group of `pattern`) — and `required` (a row without it is dropped);
  * - limits and politeness: `maxPages` 1–100,000 (default 100), `maxDepth` 0–20 (3), `concurrency` 1–20 (2),
@@ -22,10 +23,12 @@
  */
 import { Ajv } from 'ajv';
 import { load } from 'cheerio';
+import { checkXPath } from './xpath.js';
 
 export interface FieldRule {
   name: string;
   selector?: string;
+  xpath?: string;
   attr?: string;
   process?: Array<'trim' | 'collapse' | 'number' | 'absoluteUrl' | 'regex'>;
   pattern?: string;
@@ -36,6 +39,7 @@ export interface PageRule {
   name: string;
   urlPattern: string;
   rowSelector?: string;
+  rowXPath?: string;
   fields: FieldRule[];
 }
 
@@ -64,6 +68,8 @@ export const CONFIG_MESSAGES = {
   field: { zh: '字段须有名称（字母、数字、下划线，不超过 64 个字符）', en: 'A field needs a name (letters, digits, underscore; at most 64 characters)' },
   regex: { zh: '正则表达式不正确：{0}', en: 'Not a valid regular expression: {0}' },
   selector: { zh: 'CSS 选择器不正确：{0}', en: 'Not a valid CSS selector: {0}' },
+  xpath: { zh: 'XPath 表达式不正确：{0}', en: 'Not a valid XPath expression: {0}' },
+  selectorOrXPath: { zh: 'CSS 选择器与 XPath 只能填写其中一个：{0}', en: 'Give either a CSS selector or an XPath, not both: {0}' },
   limits: { zh: '采集限制超出范围（最大页数 1–100000，深度 0–20，并发 1–20，间隔 0–60000 毫秒，超时 1–300 秒）', en: 'A limit is out of range (pages 1–100000, depth 0–20, concurrency 1–20, delay 0–60000 ms, timeout 1–300 s)' },
   taskRunning: { zh: '任务正在运行，请先暂停或停止', en: 'The task is running: pause or stop it first' },
   noConfig: { zh: '请先配置采集规则', en: 'Configure the crawl first' },
@@ -84,6 +90,7 @@ const FIELD = {
   properties: {
     name: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]{0,63}$' },
     selector: str(500),
+    xpath: str(500),
     attr: { type: 'string', pattern: '^[A-Za-z_:][-A-Za-z0-9_:.]{0,63}$' },
     process: { type: 'array', maxItems: 10, items: { enum: ['trim', 'collapse', 'number', 'absoluteUrl', 'regex'] } },
     pattern: str(500),
@@ -103,7 +110,7 @@ const JSON_SCHEMA = {
       type: 'array', minItems: 1, maxItems: 20,
       items: {
         type: 'object', required: ['name', 'urlPattern', 'fields'], additionalProperties: false,
-        properties: { name: { type: 'string', minLength: 1, maxLength: 64 }, urlPattern: { type: 'string', minLength: 1, maxLength: 500 }, rowSelector: str(500), fields: { type: 'array', minItems: 1, maxItems: 100, items: FIELD } },
+        properties: { name: { type: 'string', minLength: 1, maxLength: 64 }, urlPattern: { type: 'string', minLength: 1, maxLength: 500 }, rowSelector: str(500), rowXPath: str(500), fields: { type: 'array', minItems: 1, maxItems: 100, items: FIELD } },
       },
     },
     maxPages: { type: 'integer', minimum: 1, maximum: 100000, default: 100 },
@@ -140,6 +147,15 @@ function checkSelector(s: string | undefined): void {
   }
 }
 
+function checkXPathOf(x: string | undefined): void {
+  if (!x) return;
+  try {
+    checkXPath(x);
+  } catch {
+    throw new ConfigError(fmt(CONFIG_MESSAGES.xpath, x));
+  }
+}
+
 /**
  * Checks `input` and answers it with the defaults filled in (a copy); throws `ConfigError` with the first
  * problem's message.
@@ -169,9 +185,13 @@ export function checkConfig(input: unknown): SpiderConfig {
   checkSelector(cfg.nextPageSelector);
   for (const r of cfg.rules) {
     checkRegex(r.urlPattern);
+    if (r.rowSelector && r.rowXPath) throw new ConfigError(fmt(CONFIG_MESSAGES.selectorOrXPath, r.name));
     checkSelector(r.rowSelector);
+    checkXPathOf(r.rowXPath);
     for (const f of r.fields) {
+      if (f.selector && f.xpath) throw new ConfigError(fmt(CONFIG_MESSAGES.selectorOrXPath, f.name));
       checkSelector(f.selector);
+      checkXPathOf(f.xpath);
       if (f.process?.includes('regex')) {
         if (!f.pattern) throw new ConfigError(fmt(CONFIG_MESSAGES.regex, ''));
         checkRegex(f.pattern);

@@ -26,6 +26,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { JobContext, JobOutcome } from '../../core/jobs.js';
 import { checkConfig, type FieldRule, type PageRule, type SpiderConfig } from './config.js';
+import { extractRowsXPath, usesXPath } from './xpath.js';
 
 process.env.CRAWLEE_STORAGE_DIR ??= path.join(os.tmpdir(), 'kc-crawlee');
 process.env.CRAWLEE_PERSIST_STORAGE ??= 'false';
@@ -52,10 +53,13 @@ export function uniqueKey(u: string): string {
   return url.href;
 }
 
-function applyField($: CheerioAPI, scope: ReturnType<CheerioAPI>, f: FieldRule, pageUrl: string): string | number | null {
-  const el = f.selector ? scope.find(f.selector).first() : scope.first();
-  if (!el.length) return null;
-  let v: string | number | null = f.attr ? (el.attr(f.attr) ?? null) : el.text();
+/**
+ * A field's post-processing (config.ts `process`, applied in order; null stays null): `trim`, `collapse`
+ * (runs of white space to one space), `number` (the first number, thousands commas ignored), `absoluteUrl`
+ * (against the page's URL), `regex` (the first capture group of `pattern`, else the whole match).
+ */
+export function postProcess(raw: string | number | null, f: FieldRule, pageUrl: string): string | number | null {
+  let v = raw;
   for (const step of f.process ?? []) {
     if (v === null) break;
     const s: string = String(v);
@@ -78,17 +82,25 @@ function applyField($: CheerioAPI, scope: ReturnType<CheerioAPI>, f: FieldRule, 
   return v;
 }
 
+function applyField(scope: ReturnType<CheerioAPI>, f: FieldRule, pageUrl: string): string | number | null {
+  const el = f.selector ? scope.find(f.selector).first() : scope.first();
+  if (!el.length) return null;
+  return postProcess(f.attr ? (el.attr(f.attr) ?? null) : el.text(), f, pageUrl);
+}
+
 /**
- * The rows of a page under `rule`: one per `rowSelector` match (a list rule) or one for the page (a detail
- * rule); rows missing a `required` field are dropped. Answers `[index, row]` pairs (index = the match's).
+ * The rows of a page under `rule`: one per `rowSelector` / `rowXPath` match (a list rule) or one for the page
+ * (a detail rule); rows missing a `required` field are dropped. Answers `[index, row]` pairs (index = the
+ * match's). A rule naming an XPath is extracted by xpath.ts (jsdom), any other by cheerio.
  */
 export function extractRows(html: string, rule: PageRule, pageUrl: string): Array<[number, Record<string, unknown>]> {
+  if (usesXPath(rule)) return extractRowsXPath(html, rule, pageUrl, postProcess);
   const $ = load(html);
   const scopes = rule.rowSelector ? $(rule.rowSelector).toArray().map((e) => $(e)) : [$.root()];
   const out: Array<[number, Record<string, unknown>]> = [];
   scopes.forEach((scope, i) => {
     const row: Record<string, unknown> = {};
-    for (const f of rule.fields) row[f.name] = applyField($, scope, f, pageUrl);
+    for (const f of rule.fields) row[f.name] = applyField(scope, f, pageUrl);
     if (rule.fields.some((f) => f.required && (row[f.name] === null || row[f.name] === ''))) return;
     out.push([i, row]);
   });
