@@ -10,11 +10,13 @@
  * - hooks.ts: rich text sanitised on the server for every RichText field, the content's rules and the
  *   publishing flow's handler; routes.ts: the calls beyond the generic ones and the access statistics;
  *   public.ts: the public pages (no login, released content only, counted); gpt.ts: searchByGPT;
+ *   download.ts: downLoadAchievement (the chosen contents with their attachments as a .zip);
  * - records.ts: journal, CNKI and portal records (schemas with `portalRecord`: portal/journal, portal/cnki,
  *   portal/record) — deleteAll, deleteRuplicate, export-to-portal(-one); import.ts with cnki.ts: import-qikan
  *   (journal catalogue workbooks, CNKI RefWorks / EndNote / NoteExpress exports) as a job, and its status.
  */
 import type { Module } from '../../core/module.js';
+import { registerDownloadRoute } from './download.js';
 import { registerGptRoutes } from './gpt.js';
 import { registerPortalHooks } from './hooks.js';
 import { registerImportRoutes } from './import.js';
@@ -31,6 +33,7 @@ export const module: Module = {
     registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions });
     registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
     registerGptRoutes(app, { db, engine: k.engine });
+    registerDownloadRoute(app, { db, engine: k.engine, dataDir: k.config.dataDir });
     registerPublicPages(app, db);
     registerRecordRoutes(app, { db, engine: k.engine });
     await registerImportRoutes(app, { engine: k.engine, jobs: k.jobs });
