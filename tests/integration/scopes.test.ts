@@ -343,6 +343,12 @@ describe('API scopes', () => {
     const wrong = await call(s, reader, 'POST', '/api/blade-user/update-password', { oldPassword: 'not-the-password', newPassword: 'Abcdef1!x', newPassword1: 'Abcdef1!x' });
     expect(wrong.status).toBe(400); // reached the route: the old password is wrong, not the API scope
     expect(wrong.body.msg).not.toContain('当前角色无权访问接口');
+    // and the shell's report of its own client errors lands in the error log
+    const message = `${TAG} limited role's page failed`;
+    const sent = await call(s, reader, 'POST', '/api/blade-log/error/submit', [{ type: 'error', url: '/basic/patent', message, stack: '', info: '', time: '2026-01-01 00:00:00' }]);
+    expect([sent.status, sent.body.msg]).toEqual([200, '操作成功']);
+    expect(await countRows(s, 'blade_log_error', 'message = $1 AND user_id = $2', [message, reader.userId])).toBe(1);
+    await q(`DELETE FROM blade_log_error WHERE message = $1`, [message]);
   });
 
   it('acting with an unrestricted role too lifts the limit; choosing the limited role applies it', async () => {

@@ -54,7 +54,9 @@ export interface ApiScope {
  *   screen is a schema') and the labels of coded values (`/api/blade-system/dict/dictionary`,
  *   `/api/blade-system/dict-biz/dictionary`) — definitions and reference values, no business records;
  * - the account's own onboarding and password change (checkInit, showInitPassWord, checkPasswordTime,
- *   update-password, update-password-by-smscode, the SMS code calls; spec 000 §2.9–§2.10).
+ *   update-password, update-password-by-smscode, the SMS code calls; spec 000 §2.9–§2.10);
+ * - the shell's report of its own client errors (`POST /api/blade-log/error/submit`, spec 000 §8: the page's
+ *   faults reach the error log whatever the role may call; the entries are the caller's own).
  * Public routes (login and token refresh `/api/blade-auth/oauth/token`, `/api/blade-auth/oauth/captcha`,
  * `/api/docs`) are exempt through their `config.public` flag, not through this list.
  */
@@ -77,6 +79,8 @@ export const API_SCOPE_EXEMPT: ReadonlyArray<{ method: 'GET' | 'POST'; url: stri
   { method: 'POST', url: '/api/blade-user/update-password-by-smscode' },
   { method: 'POST', url: '/api/blade-resource/sms/endpoint/send-validate' },
   { method: 'POST', url: '/api/blade-resource/sms/endpoint/validate-message' },
+  // the shell's client error log (spec 000 §8; modules/system/logs.ts)
+  { method: 'POST', url: '/api/blade-log/error/submit' },
 ];
 
 const exempt = new Set(API_SCOPE_EXEMPT.map((e) => `${e.method} ${e.url}`));
