@@ -13,6 +13,7 @@ import { call, countRows, login, testServer, validPatent, type Json, type Sessio
 import { researchText, rng } from '../bench/duplicate-corpus.js';
 import { coreOf, normaliseText } from '../../src/server/modules/duplicate/text.js';
 import { EXTRACT_MESSAGES } from '../../src/server/modules/duplicate/extract.js';
+import { docx, duplicateFixtures, pdf } from './duplicate-fixtures.js';
 
 let s: TestServer;
 let admin: Session;
@@ -20,85 +21,14 @@ let kygl: Session;
 let kyry: Session;
 let other: Session; // administrator of tenant 100001
 
-const PUT = '/api/blade-resource/oss/endpoint/put-file';
 const TAG = `dup${Date.now().toString(36)}`;
+let fx: ReturnType<typeof duplicateFixtures>;
 
-/** A .docx with one paragraph per line of `text` (a minimal WordprocessingML package). */
-function docx(text: string): Buffer {
-  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = text.split('\n').map((l) => `<w:p><w:r><w:t xml:space="preserve">${esc(l)}</w:t></w:r></w:p>`).join('');
-  const zip = new PizZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`);
-  return zip.generate({ type: 'nodebuffer' });
-}
-
-/** A one-page PDF showing `lines` (ASCII) in Helvetica, with a correct cross-reference table. */
-function pdf(lines: string[]): Buffer {
-  const stream = `BT /F1 12 Tf 40 750 Td 16 TL ${lines.map((l) => `(${l.replace(/[()\\]/g, '')}) Tj T*`).join(' ')} ET`;
-  const objs = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objs.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  out += `trailer\n<< /Size ${objs.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
-
-async function multipart(fileName: string, bytes: Buffer) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  return { payload: Buffer.from(await res.arrayBuffer()), headers: { 'content-type': res.headers.get('content-type')! } };
-}
-
-/** Uploads through put-file and answers the attachment item the FileUpload component would keep. */
-async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const mp = await multipart(fileName, bytes);
-  const res = await call(s, who, 'POST', PUT, mp.payload, mp.headers);
-  expect(res.status).toBe(200);
-  return { name: res.body.data.name, link: res.body.data.link, originalName: res.body.data.originalName };
-}
-
-/** Uploads and submits a file to check; answers the submit's response. */
-async function addFile(who: Session, fileName: string, bytes: Buffer, folder?: string) {
-  const item = await upload(who, fileName, bytes);
-  return call(s, who, 'POST', '/api/duplicate/file/submit', { attach: [item], folder: folder ?? TAG });
-}
-
-async function addText(who: Session, name: string, text: string, folder?: string): Promise<Json> {
-  const res = await addFile(who, name, Buffer.from(text, 'utf8'), folder);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data;
-}
-
-/** Creates a task and waits for it to finish; answers getResult's data. */
-async function runTask(who: Session, fileIds: string[], extra: Json = {}): Promise<Json> {
-  const res = await call(s, who, 'POST', '/api/duplicate/duplicatetask/submit', { name: `${TAG} 任务`, fileIds, library: ['file'], libraryFolder: TAG, ...extra });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const id = res.body.data.id;
-  const until = Date.now() + 30_000;
-  for (;;) {
-    const d = await call(s, who, 'GET', `/api/duplicate/duplicatetask/detail?id=${id}`);
-    if (d.body.data.taskStatus === 2 || d.body.data.taskStatus === 3) break;
-    if (Date.now() > until) throw new Error(`task ${id} still ${d.body.data.taskStatus}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  const r = await call(s, who, 'GET', `/api/duplicate/duplicatetask/getResult?id=${id}`);
-  expect(r.status).toBe(200);
-  return r.body.data;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer) => fx.upload(who, fileName, bytes);
+const addFile = (who: Session, fileName: string, bytes: Buffer, folder?: string) => fx.addFile(who, fileName, bytes, folder ?? TAG);
+const addText = (who: Session, name: string, text: string, folder?: string) => fx.addText(who, name, text, folder ?? TAG);
+/** A task over `fileIds` against the folder TAG (unless `extra` says otherwise), run to the end. */
+const runTask = (who: Session, fileIds: string[], extra: Json = {}) => fx.runTask(who, { name: `${TAG} 任务`, fileIds, library: ['file'], libraryFolder: TAG, ...extra });
 
 const lib = rng(7);
 const BASE = normaliseText(researchText(lib, 3000));
@@ -107,6 +37,7 @@ const UNRELATED = '春天来了，公园里的桃花和樱花竞相开放，孩�
 
 beforeAll(async () => {
   s = await testServer();
+  fx = duplicateFixtures(s);
   [admin, kygl, kyry, other] = await Promise.all([login(s, 'admin'), login(s, 'kygl'), login(s, 'kyry'), login(s, 'admin', { tenantId: '100001' })]);
 });
 afterAll(async () => {
