@@ -65,6 +65,15 @@ describe('ExcelToolbar', () => {
     expect(server.calls('/api/system/exceltemplate/detailByCode')[0].query).toEqual({ code: 'patent' });
   });
 
+  it("leaves the export to the list's own operation of the same code (the user list's export-user), keeping import and template", async () => {
+    const own = { key: 'export', label: '导出', labelEn: 'Export', code: 'patent_export', placement: ['toolbar'], selection: 'none', method: 'GET', endpoint: '/api/blade-user/export-user' };
+    const withOwn = { ...patentSchema, list: { ...patentSchema.list, operations: [...(patentSchema.list?.operations ?? []), own] } } as typeof patentSchema;
+    toolbar({ resource: withOwn });
+    await enabled(/导\s*入/);
+    expect(screen.getByRole('button', { name: /下载模板/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /导\s*出/ })).toBeNull();
+  });
+
   it("asks 'confirm export N records?' for checked rows and exports their ids; a job shows its progress and file", async () => {
     let polls = 0;
     server.on('GET', '/api/system/exceltemplate/exportData', ok({ jobId: '77' }));

@@ -4,7 +4,8 @@
  *
  * - Which buttons: those of the current menu's button entries (the role's `GET /api/blade-system/menu/buttons`
  *   tree, the menu that shows this resource) whose code ends in `export` (export) or `import` (import and
- *   template download); none → no toolbar. The template is the one the button's path names
+ *   template download), unless one of the list's own operations carries that code (it is the button already);
+ *   none → no toolbar. The template is the one the button's path names
  *   (`GET /api/system/exceltemplate/detailByCode?code=<path>`, spec 002 §2).
  * - Export asks 'confirm export N records?' (the checked rows) or 'confirm export all data?' (everything the
  *   list's current filters select, in the list's scope), then downloads
@@ -86,8 +87,11 @@ export function excelButtons(tree: MenuNode[] | undefined, resource: ResourceSch
   };
   const menu = find(tree ?? []);
   const btns = (menu?.children ?? []).filter((c) => c.category === 2);
+  // a list operation of the schema that carries the button's own code is that button (the user list's export
+  // calls blade-user/export-user, spec 002 §7): the toolbar does not add a second one
+  const own = new Set((resource.list?.operations ?? []).map((o) => o.code).filter(Boolean));
   const pathOf = (suffix: string) => {
-    const b = btns.find((c) => c.code.endsWith(suffix));
+    const b = btns.find((c) => c.code.endsWith(suffix) && !own.has(c.code));
     return b ? b.path || resource.menu || undefined : undefined;
   };
   return { exportCode: pathOf('export'), importCode: pathOf('import') };
