@@ -13,6 +13,7 @@ import { Navigate, useLocation, useNavigate, useParams } from 'react-router-dom'
 import { ResourcePage } from '../runtime/ResourcePage.js';
 import { useResourceSchema } from '../runtime/schema.js';
 import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
+import { pageForPath } from '../runtime/menu-pages.js';
 import dashboardJson from '../../../schemas/_pages/dashboard.json';
 import { currentRole, roleLabel, useSession } from '../runtime/session.js';
 import { findByPath, menuLabel, useMenus, useOpenMenu, usePermissions, visibleFor } from './menu.js';
@@ -76,7 +77,7 @@ export function HomePage() {
   );
 }
 
-/** Renders the menu item at the current path. */
+/** Renders the menu item at the current path (a menu naming no resource: the page schema serving its path, menu-pages.ts). */
 export function MenuPage() {
   const { t } = useTranslation();
   const location = useLocation();
@@ -88,6 +89,8 @@ export function MenuPage() {
   if (!m || !visibleFor(m, currentRole(s)?.roleAlias)) return <Navigate to="/404" replace />;
   if (!m.isEnabled) return <Empty description={t('menu.developing')} />;
   if (m.resource) return <ResourceMenuPage key={m.resource} name={m.resource} />;
+  const page = pageForPath(m.path);
+  if (page) return <SchemaPage key={page.name} page={page} />;
   return <Empty description={t('menu.developing')} />;
 }
 
