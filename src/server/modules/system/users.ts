@@ -27,8 +27,8 @@
  * | GET check-user-by-phone?phone=        | `true` when a live user of the tenant has this phone number              |
  *
  * Every list and detail answer adds, per user: `roleId` (comma list), `roleName`, `deptName`, `locked` (a lock
- * of 5 failed logins is in force), `lockUntil` (yyyy-MM-dd HH:mm:ss while locked, else null) and
- * `mustChangePassword`.
+ * of 5 failed logins is in force), `lockUntil` (yyyy-MM-dd HH:mm:ss while locked, else null),
+ * `mustChangePassword` and `registerPending` (a self-registration awaiting approve-register, spec 000 §2.7).
  *
  * Access (spec 002 §6; DESIGN §1.3 'the server enforces'): every call needs the menu `user` (reading) and,
  * for a change, its button — `user_add` / `user_edit` / `user_delete` (generic), `user_role` (grant),
@@ -106,7 +106,7 @@ const fill = (m: { zh: string; en: string }, p: Record<string, unknown>) => ({
 });
 
 /** The fields reads add to a user record (`decorate`, and the initial password of a submit): never written. */
-const READ_ONLY = ['roleId', 'roleName', 'deptName', 'locked', 'lockUntil', 'mustChangePassword', 'initialPassword'];
+const READ_ONLY = ['roleId', 'roleName', 'deptName', 'locked', 'lockUntil', 'mustChangePassword', 'registerPending', 'initialPassword'];
 
 
 /**
@@ -183,10 +183,11 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
     if (records.length === 0) return records;
     const ids = records.map((r) => String(r.id));
     const rows = await sql<{
-      id: string; dept_name: string | null; lock_until: string | null; locked: boolean; must_change_password: boolean;
+      id: string; dept_name: string | null; lock_until: string | null; locked: boolean; must_change_password: boolean; register_pending: boolean;
       role_ids: string | null; role_names: string | null; role_names_en: string | null;
     }>`
       SELECT u.id::text AS id, d.dept_name, u.lock_until, COALESCE(u.lock_until > now(), false) AS locked, u.must_change_password,
+             u.register_status = 1 AS register_pending,
              string_agg(r.id::text, ',' ORDER BY r.sort, r.id) AS role_ids,
              string_agg(r.role_name, ',' ORDER BY r.sort, r.id) AS role_names,
              string_agg(COALESCE(r.role_name_en, r.role_name), ',' ORDER BY r.sort, r.id) AS role_names_en
@@ -207,6 +208,7 @@ export function registerUserModule(app: FastifyInstance, deps: UserModuleDeps): 
         locked: x?.locked ?? false,
         lockUntil: x?.locked ? x.lock_until : null,
         mustChangePassword: x?.must_change_password ?? false,
+        registerPending: x?.register_pending ?? false,
       };
     });
   };
