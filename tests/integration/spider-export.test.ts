@@ -196,6 +196,47 @@ describe('spider: export', () => {
   });
 });
 
+describe('spider: export into the portal’s journal records', () => {
+  const J = '/api/portal/kcportaljournal';
+  it('offers the records resources, maps rows onto journal fields through the engine, and skips what is there', async () => {
+    const names = await call(s, admin, 'POST', `${T}/getTableNames`, { targetType: 'records' });
+    expect(names.status).toBe(200);
+    expect(names.body.data).toContainEqual({ value: 'portal/journal', label: '期刊数据' });
+    expect(names.body.data.every((x: Json) => !String(x.value).includes('.'))).toBe(true);
+    const cols = await call(s, admin, 'POST', `${T}/getTableColumns`, { targetType: 'records', tableName: 'portal/journal' });
+    expect(cols.status).toBe(200);
+    expect(cols.body.data).toContainEqual({ name: 'journalName', type: 'string', nullable: false, title: '刊名' });
+    const notRecords = await call(s, admin, 'POST', `${T}/getTableColumns`, { targetType: 'records', tableName: 'system/user' });
+    expect(notRecords.status).toBe(400);
+    expect(notRecords.body.msg).toBe('所选数据表不存在');
+    const before = await countRows(s, 'portal_journal');
+    const bad = await call(s, admin, 'POST', `${T}/exportData?id=${taskId}`, { targetType: 'records', tableName: 'portal/journal', columns: [{ field: 'title', column: 'createUser' }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('请设置 1 至 200 个字段映射，目标字段须存在且不重复');
+    expect(await countRows(s, 'portal_journal')).toBe(before);
+    const go = () => call(s, admin, 'POST', `${T}/exportData?id=${taskId}`, {
+      targetType: 'records', tableName: 'portal/journal', columns: [{ field: 'title', column: 'journalName' }, { field: 'price', column: 'issn' }, { field: 'url', column: 'organizer' }],
+    });
+    const r = await go();
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const done = await until(() => exportStatus(taskId), (x) => !!x && x.jobId === r.body.data.jobId && (x.status === 'done' || x.status === 'failed'));
+    expect(done).toMatchObject({ status: 'done', writtenCount: 9, result: { written: 9, skipped: 0, failed: 0, records: 'portal/journal' } });
+    const list = await call(s, admin, 'GET', `${J}/list?journalName=${encodeURIComponent('通知')}&size=100`);
+    expect(list.status).toBe(200);
+    const mine = list.body.data.records.filter((x: Json) => String(x.organizer ?? '').startsWith(site.base));
+    expect(mine.map((x: Json) => `${x.journalName}|${x.issn}`).sort()).toEqual(Array.from({ length: 9 }, (_, i) => `通知 ${i + 1}|120${i + 1}.5`));
+    expect(await countRows(s, 'portal_journal')).toBe(before + 9);
+    // exporting again: every row is already a record (journalName + ISSN)
+    const again = await go();
+    const second = await until(() => exportStatus(taskId), (x) => !!x && x.jobId === again.body.data.jobId && (x.status === 'done' || x.status === 'failed'));
+    expect(second?.result).toMatchObject({ written: 0, skipped: 9 });
+    expect(await countRows(s, 'portal_journal')).toBe(before + 9);
+    // another tenant's journal list never holds them
+    const theirs = await call(s, other, 'GET', `${J}/list?journalName=${encodeURIComponent('通知')}&size=100`);
+    expect(JSON.stringify(theirs.body.data?.records ?? [])).not.toContain(site.base);
+  });
+});
+
 describe('spider: groups and nodes', () => {
   it('keeps groups per tenant, moves tasks into them and refuses removing a group in use', async () => {
     const g = await call(s, admin, 'POST', '/api/spider/taskgroup/submit', { name: `${TAG} 政策` });

@@ -10,8 +10,9 @@
  *   typed there (schemas/spider/exportconfig.json: its password is write-only, kept apart from the URL and
  *   never answered). No endpoint takes a URL: a caller can only name a stored connection, so nothing but what
  *   the administrator typed is ever connected to.
- * The portal has no journal-record resource (schemas/portal), so the platform's tables are the only built-in
- * target besides the stored connections.
+ * - body `targetType: 'records'`: the platform's records of a resource with the `portalRecord` key (the portal's
+ *   journal catalogue …) through the engine's submit, as export-records.ts says; `tableName` is then the
+ *   resource's name and a mapping's `column` one of its fields.
  *
  * Endpoints (POST, body JSON; the caller's grant `spider_task_edit` on `spider/task`, 403 otherwise; a task or
  * connection of another tenant is 404):
@@ -36,6 +37,8 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import type { Registry } from '../../resources/registry.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { TASK_STATUS } from './crawl.js';
+import { exportToRecords, recordColumns, recordTarget, recordTargets } from './export-records.js';
+import type { Lang } from '../../../shared/contract/lang.js';
 
 export const EXPORT_JOB = 'spider-export';
 export const EXPORT_CONFIG_RESOURCE = 'spider/exportconfig';
@@ -169,12 +172,16 @@ export interface ExportParams {
   target: Target;
   table: string;
   columns: Array<{ field: string; column: string }>;
+  /** A records resource (export-records.ts) instead of a table. */
+  records?: string;
+  lang?: Lang;
 }
 
 /** The `spider-export` job (see the module comment). */
-export function exportJob(db: Db, pool: pg.Pool) {
+export function exportJob(db: Db, pool: pg.Pool, engine: ResourceEngine) {
   return async (ctx: JobContext<ExportParams>): Promise<JobOutcome> => {
     const p = ctx.params;
+    if (p.records) return exportToRecords(db, engine, ctx, valueOf);
     const tenantId = ctx.owner.tenantId;
     const total = (await sql<Row>`SELECT count(*)::int AS n FROM spider_data WHERE tenant_id = ${tenantId} AND task_id = ${p.taskId}::bigint`.execute(db)).rows[0].n as number;
     const c = await open(db, pool, { ...p.target, tenantId });
@@ -253,6 +260,7 @@ export function registerExportRoutes(app: FastifyInstance, d: ExportDeps): void 
 
   app.post('/api/spider/task/getTableNames', { schema: { tags, summary: 'Crawl export: the tables of a connection' } }, async (req) => {
     const user = await engine.authorize(req.user, task(), 'edit');
+    if (body(req).targetType === 'records') return ok(await recordTargets(engine, user, req.lang), undefined, req.lang);
     const names = await withConn(db, pool, target(user, body(req)), tables);
     return ok(names.map((n) => ({ value: n, label: n })), undefined, req.lang);
   });
@@ -260,6 +268,7 @@ export function registerExportRoutes(app: FastifyInstance, d: ExportDeps): void 
   app.post('/api/spider/task/getTableColumns', { schema: { tags, summary: 'Crawl export: the columns of a table' } }, async (req) => {
     const user = await engine.authorize(req.user, task(), 'edit');
     const b = body(req);
+    if (b.targetType === 'records') return ok(recordColumns(await recordTarget(engine, user, b.tableName), req.lang), undefined, req.lang);
     const cols = await withConn(db, pool, target(user, b), (c) => columns(c, b.tableName));
     if (!cols.length) throw new ApiError(400, EXPORT_MESSAGES.table);
     return ok(cols, undefined, req.lang);
@@ -283,7 +292,11 @@ export function registerExportRoutes(app: FastifyInstance, d: ExportDeps): void 
     if (row.taskStatus === TASK_STATUS.running) throw new ApiError(400, EXPORT_MESSAGES.running);
     const columnsMap = mapping.map((m) => ({ field: String(m.field), column: String(m.column) }));
     let table = typeof b.tableName === 'string' ? b.tableName : '';
-    await withConn(db, pool, t, async (c) => {
+    const records = b.targetType === 'records' ? await recordTarget(engine, user, table) : null;
+    if (records) {
+      const have = new Set(recordColumns(records, req.lang).map((x) => x.name));
+      if (!columnsMap.every((m) => have.has(m.column))) throw new ApiError(400, EXPORT_MESSAGES.columns);
+    } else await withConn(db, pool, t, async (c) => {
       if (b.createTable === true && c.schema) {
         if (!IDENT.test(table) || !columnsMap.every((m) => IDENT.test(m.column) && m.column !== 'id')) throw new ApiError(400, table && IDENT.test(table) ? EXPORT_MESSAGES.columns : EXPORT_MESSAGES.tableName);
         table = `${c.schema}.${table}`;
@@ -295,8 +308,9 @@ export function registerExportRoutes(app: FastifyInstance, d: ExportDeps): void 
     });
     const busy = await sql<Row>`SELECT 1 FROM spider_task t JOIN kc_job j ON j.id = t.export_job_id::bigint WHERE t.id = ${id}::bigint AND t.tenant_id = ${user.tenantId} AND j.status IN ('queued', 'running')`.execute(db);
     if (busy.rows.length) throw new ApiError(400, EXPORT_MESSAGES.exporting);
-    const jobId = await d.jobs.enqueue(EXPORT_JOB, user, { taskId: id, ref: id, target: t, table, columns: columnsMap } satisfies ExportParams, { title: String(row.name ?? '') });
-    await sql`UPDATE spider_task SET export_config_id = ${t.exportConfigId}::bigint, export_table = ${table}, export_columns = ${JSON.stringify(columnsMap)}::jsonb, export_job_id = ${jobId},
+    const params: ExportParams = { taskId: id, ref: id, target: t, table, columns: columnsMap, ...(records ? { records: records.schema.name, lang: req.lang } : {}) };
+    const jobId = await d.jobs.enqueue(EXPORT_JOB, user, params, { title: String(row.name ?? '') });
+    await sql`UPDATE spider_task SET export_config_id = ${records ? null : t.exportConfigId}::bigint, export_table = ${table}, export_columns = ${JSON.stringify(columnsMap)}::jsonb, export_job_id = ${jobId},
         update_user = ${user.userId}::bigint, update_time = now() WHERE id = ${id}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
     return ok({ jobId, table }, undefined, req.lang);
   });

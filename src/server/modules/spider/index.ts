@@ -8,7 +8,7 @@
  * - routes.ts: start, pasue, stop, copy, getExecuteStatus, getConfigData, saveConfigData, viewData,
  *   viewLogData, deleteAll;
  * - schedule.ts: `cron/schedule` (schemas/spider/schedule.json) mirrored into pg-boss schedules;
- * - export.ts: testConnection, getTableNames, getTableColumns, exportData (the `spider-export` job),
+ * - export.ts (+ export-records.ts for the portal's records): testConnection, getTableNames, getTableColumns, exportData (the `spider-export` job),
  *   getExportStatus, over `spider/exportconfig` connections (their URL checked and its password moved to the
  *   write-only password by a hook) or the tenant's own schema of the platform's database;
  * - manage.ts: saveMessageUser (to-dos when a crawl finishes or fails), moveGroup (`spider/taskgroup`),
@@ -70,7 +70,7 @@ export const module: Module = {
         throw e;
       }
     }, { batchSize: 1 });
-    await k.jobs.define(EXPORT_JOB, exportJob(db, k.database.pool), { batchSize: 1 });
+    await k.jobs.define(EXPORT_JOB, exportJob(db, k.database.pool, k.engine), { batchSize: 1 });
     registerTaskRoutes(app, { db, engine: k.engine, registry: k.registry, jobs: k.jobs });
     registerExportRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs });
     registerManageRoutes(app, { db, engine: k.engine, registry: k.registry });
