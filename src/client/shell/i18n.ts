@@ -1,6 +1,6 @@
 /**
  * i18next set-up (DESIGN §7: zh default, en complete). UI texts live beside the code of each area as maps of
- * key → `{ zh, en }` (shell/texts.ts, runtime/texts.ts, components/texts.ts, designer/texts.ts), so a text cannot exist in one
+ * key → `{ zh, en }` (shell/texts.ts, shell/error-log-texts.ts, runtime/texts.ts, components/texts.ts, designer/texts.ts), so a text cannot exist in one
  * language only; a test checks every entry has both. Schema labels do not come from here: they come from the
  * schema (title / titleEn).
  *
@@ -16,13 +16,14 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { shellTexts } from './texts.js';
+import { errorLogTexts } from './error-log-texts.js';
 import { runtimeTexts } from '../runtime/texts.js';
 import { componentTexts, onComponentTexts, type Texts } from '../components/texts.js';
 import { designerTexts } from '../../../designer/texts.js';
 
 export type { Texts };
 
-export const allTexts: Texts = { ...shellTexts, ...runtimeTexts, ...componentTexts, ...designerTexts };
+export const allTexts: Texts = { ...shellTexts, ...errorLogTexts, ...runtimeTexts, ...componentTexts, ...designerTexts };
 
 function pick(lang: 'zh' | 'en', texts: Texts = allTexts): Record<string, string> {
   return Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, v[lang]]));
