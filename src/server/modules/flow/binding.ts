@@ -8,7 +8,7 @@
  * | POST start-process     | `{businessId}` starts the process for a record of the caller's (its registrant or an administrator); a body without `businessId` is a new record: it is submitted, then started. With workflow `actions`, the action of kind submit runs instead (its rules, its status) |
  * | GET claim-list         | open tasks nobody holds whose candidate roles and departments include the caller   |
  * | GET/POST confirm-task  | `taskId`: claims the task (403 when the caller is not a candidate, 400 when held)  |
- * | POST complete-task     | `{taskId, outcome, comment}`: completes a task the caller holds or may claim; with workflow `actions` the action whose outcome it is runs (its rules, its status, its history) |
+ * | POST complete-task     | `{taskId, outcome, comment, returnTo?}`: completes a task the caller holds or may claim (`returnTo`: with the outcome `return`, the user task to go back to — runtime.ts `complete`); with workflow `actions` the action whose outcome it is runs (its rules, its status, its history) |
  * | GET todo-list          | open tasks the caller may complete now (held by them, or for their roles)          |
  * | GET send-list          | instances the caller started, with their current tasks                             |
  * | GET done-list          | tasks the caller completed                                                         |
@@ -42,6 +42,8 @@ import { claimTaskTodos } from './todo.js';
 type Row = Record<string, unknown>;
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 const OUTCOME = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
+/** A BPMN element id a task may be returned to (`returnTo`). */
+const STEP = /^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/;
 
 export const FLOW_ENDPOINTS = ['start-process', 'claim-list', 'confirm-task', 'complete-task', 'todo-list', 'send-list', 'done-list', 'expert-todo', 'expert-done'] as const;
 
@@ -200,6 +202,8 @@ export class FlowBinding {
     if (typeof outcome !== 'string' || !OUTCOME.test(outcome)) throw new ApiError(400, 'badParam', { param: 'outcome' });
     const comment = typeof b.comment === 'string' ? b.comment.trim() : '';
     if (comment.length > 2000) throw new ApiError(400, { zh: '审批意见不能超过2000个字符', en: 'The comment must be at most 2000 characters' });
+    const returnTo = b.returnTo === undefined || b.returnTo === null || b.returnTo === '' ? null : b.returnTo;
+    if (returnTo !== null && (typeof returnTo !== 'string' || !STEP.test(returnTo))) throw new ApiError(400, 'badParam', { param: 'returnTo' });
     if (r.schema.actions?.items.length) {
       const t = (await sql<Row>`SELECT business_id::text AS business_id FROM flow_task WHERE id = ${isId(String(b.taskId ?? '')) ? String(b.taskId) : '0'}::bigint AND tenant_id = ${user.tenantId} AND business_type = ${r.schema.name}`.execute(this.db)).rows[0];
       if (!t) throw new ApiError(b.taskId === undefined || b.taskId === '' ? 400 : 404, b.taskId === undefined || b.taskId === '' ? 'missingParam' : 'notFound', { param: 'taskId' });
@@ -215,7 +219,7 @@ export class FlowBinding {
         const t = await this.lockTask(trx, r, user, b.taskId);
         if (!(await this.canDo(user, t))) throw new ApiError(403, { zh: `您不是任务「${String(t.task_name ?? t.task_key)}」的办理人`, en: `You are not a handler of the task "${String(t.task_name ?? t.task_key)}"` });
         const role = user.activeRoleAliases.find((a) => ((t.candidate_roles as string[]) ?? []).includes(a)) ?? user.activeRoleAliases[0] ?? '';
-        const res = await this.runtime.complete(trx, t, outcome, comment || null, user, role);
+        const res = await this.runtime.complete(trx, t, outcome, comment || null, user, role, returnTo);
         return { taskId: String(t.id), outcome, processInstanceId: res.instanceId, status: res.status, currentNodes: res.currentNodes, tasks: res.openTasks };
       });
     } finally {

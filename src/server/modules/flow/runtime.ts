@@ -183,12 +183,24 @@ export class FlowRuntime {
   /**
    * Completes the open task `task` (a flow_task row, locked by the caller) with `outcome` and `comment` as
    * `user` acting as `role`; the instance goes on from the state saved by its last step.
+   *
+   * `returnTo` (issue 11 "return to a named step"): with the outcome `return`, the id of the user task of the
+   * process the work goes back to. It is the variable `returnTo` of this step (null otherwise), so the file's
+   * gateways route on it (`${outcome == 'return' && returnTo == 'draft'}`). Refused (400, nothing stored):
+   * with another outcome, a name that is no user task of the process, or a step no path of the file leads
+   * back to (the engine finds no way out of the gateway).
    */
-  async complete(trx: Db, task: Row, outcome: string, comment: string | null, user: AuthUser, role: string): Promise<StepResult> {
+  async complete(trx: Db, task: Row, outcome: string, comment: string | null, user: AuthUser, role: string, returnTo: string | null = null): Promise<StepResult> {
     const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${String(task.instance_id)}::bigint AND tenant_id = ${user.tenantId} FOR UPDATE`.execute(trx)).rows[0];
     if (!inst || inst.run_status !== 'running') throw new ApiError(400, { zh: '流程已结束，不能办理', en: 'The process has ended' });
     const def = await this.definition(trx, String(inst.definition_id));
-    const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId };
+    if (returnTo !== null) {
+      if (outcome !== 'return') throw new ApiError(400, { zh: '只有退回时才能指定退回的步骤', en: 'A step to return to can be named only when returning' });
+      if (def.config.nodes[returnTo]?.type !== 'UserTask') {
+        throw new ApiError(400, { zh: `流程「${def.name}」中没有步骤「${returnTo}」`, en: `The process "${def.name}" has no step "${returnTo}"` });
+      }
+    }
+    const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId, returnTo };
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
     const engine = this.engine(def, vars);
     engine.once('end', () => (c.done = true));
@@ -266,7 +278,9 @@ export class FlowRuntime {
   private async persist(trx: Db, def: DefinitionRow, instanceId: string, engine: Engine, vars: Row, c: Collected, user: AuthUser, path: string | null, skipEnded?: string): Promise<StepResult> {
     const ended = c.done || (engine.state as string) === 'idle';
     const execution = engine.execution;
-    const postponed = ended || !execution ? [] : execution.getPostponed().map((a) => ({ id: a.id, executionId: (a as unknown as { content: { executionId: string } }).content.executionId, type: a.type }));
+    // a sequence flow may be postponed too (a discard that reached a step already entered again, on a loop
+    // back through a gateway): only flow nodes are the instance's current nodes
+    const postponed = ended || !execution ? [] : execution.getPostponed().filter((a) => !/SequenceFlow$/.test(String(a.type))).map((a) => ({ id: a.id, executionId: (a as unknown as { content: { executionId: string } }).content.executionId, type: a.type }));
     const current = [...new Set(postponed.map((p) => p.id))];
     const state = ended ? null : await engine.getState();
     await sql`UPDATE flow_instance SET state = ${state === null ? null : JSON.stringify(state)}::jsonb, variables = ${JSON.stringify(vars)}::jsonb, current_nodes = ${current}::text[],
