@@ -3,9 +3,10 @@
  * The duplicate-check result screen (issue 15): figures of the checked file, its sources, and the two texts
  * side by side with the matched passages highlighted — on the left every passage (the chosen source's red,
  * the others' orange), on the right the chosen source's passages at their offsets in the source; choosing
- * another source changes the right text; a running task shows its progress; English texts.
+ * another source changes the right text; each source's links (a file downloads, a record's source opens the
+ * record's detail); a running task shows its progress; English texts.
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import './catalog.js';
@@ -89,6 +90,32 @@ describe('DuplicateResult', () => {
       ['other', pA],
       ['main', pB],
     ]);
+  });
+
+  it('each source has its link: a file downloads, a record’s source opens that record’s detail', async () => {
+    const patent = {
+      name: 'basic/patent', title: '专利', titleEn: 'Patents', api: '/api/basic/patent', table: 'basic_patent', labelField: 'name',
+      form: { type: 'object', properties: { name: { type: 'string', title: '专利名称', titleEn: 'Name', 'x-decorator': 'FormItem', 'x-component': 'Input' } } },
+    };
+    server.on('GET', '/api/system/schema/detail', (r: { query: Record<string, string> }) => (r.query.name === 'basic/patent' ? ok(patent) : ok(null)));
+    server.on('GET', '/api/basic/patent/detail', (r: { query: Record<string, string> }) => ok({ id: r.query.id, name: '一种低温储粮控制方法' }));
+    server.on('GET', '/api/blade-resource/oss/endpoint/file/upload/20250101/a.pdf', () => ({ status: 200, json: 'pdf' }));
+    renderApp(<DuplicateResult value="9001" />);
+    await waitFor(() => expect(screen.getByText('专利乙：附件.docx')).toBeTruthy());
+    // the uploaded file (no record): a download link only
+    expect(screen.getAllByRole('button', { name: '打开来源' })).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: '查看来源记录' })).toHaveLength(1);
+    fireEvent.click(screen.getByRole('button', { name: '查看来源记录' }));
+    await waitFor(() => expect(screen.getByText('一种低温储粮控制方法')).toBeTruthy());
+    expect(server.calls('/api/system/schema/detail')[0].query).toEqual({ name: 'basic/patent' });
+    expect(server.calls('/api/basic/patent/detail')[0].query).toEqual({ id: '77' });
+    // opening a record does not choose the source: the right text stays the first source's
+    expect(screen.getByTestId('duplicate-right').textContent).toBe(SRC_A);
+    const saved = vi.fn(() => 'blob:saved');
+    Object.assign(URL, { createObjectURL: saved, revokeObjectURL: vi.fn() });
+    fireEvent.click(screen.getByRole('button', { name: '打开来源' }));
+    await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
+    expect(server.calls('/api/blade-resource/oss/endpoint/file/upload/20250101/a.pdf')).toHaveLength(1);
   });
 
   it('a running task shows its progress', async () => {

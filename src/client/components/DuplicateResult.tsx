@@ -5,7 +5,9 @@
  *
  * For the checked file chosen (a select when the task checked several): the overall similarity, the matched
  * characters and the number of sources; the sources (most similar first) with their similarity and passages,
- * each with a link (files and attachments download through the environment, with the API headers); and the
+ * each with its links (a file or attachment downloads through the environment, with the API headers; a
+ * source belonging to a record — a project's text, an achievement's attachment — opens that record's detail
+ * through the environment's `openRecord`, where the server's grants apply); and the
  * two texts side by side — the checked file's on the left with every matched passage highlighted (the chosen
  * source's passages in red, other sources' in orange), the chosen source's on the right with its passages in
  * red. Texts come from `GET …/getText?id=&documentId=`. Clicking a source chooses it. The report button
@@ -15,7 +17,7 @@
  */
 import React, { useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
-import { DownloadOutlined, LinkOutlined } from '@ant-design/icons';
+import { DownloadOutlined, FileSearchOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useEnv, useGet } from './env.js';
 
@@ -76,6 +78,7 @@ export const DUPLICATE_TEXTS = {
   'cmp.dup.sourceSimilarity': { zh: '相似度', en: 'Similarity' },
   'cmp.dup.passages': { zh: '相同段落', en: 'Passages' },
   'cmp.dup.open': { zh: '打开来源', en: 'Open the source' },
+  'cmp.dup.record': { zh: '查看来源记录', en: 'Open the source record' },
   'cmp.dup.report': { zh: '下载报告', en: 'Download report' },
   'cmp.dup.checked': { zh: '查重文本', en: 'Checked text' },
   'cmp.dup.sourceText': { zh: '来源文本', en: 'Source text' },
@@ -235,9 +238,23 @@ export function DuplicateResult({ value, taskId }: DuplicateResultProps) {
                         size="small"
                         icon={<LinkOutlined />}
                         aria-label={t('cmp.dup.open')}
+                        title={t('cmp.dup.open')}
                         onClick={(e) => {
                           e.stopPropagation();
                           open(s);
+                        }}
+                      />
+                    ) : null}
+                    {s.resource && s.recordId && env.openRecord ? (
+                      <Button
+                        type="link"
+                        size="small"
+                        icon={<FileSearchOutlined />}
+                        aria-label={t('cmp.dup.record')}
+                        title={t('cmp.dup.record')}
+                        onClick={(e) => {
+                          e.stopPropagation();
+                          env.openRecord!(s.resource!, s.recordId!);
                         }}
                       />
                     ) : null}

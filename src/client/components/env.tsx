@@ -6,7 +6,7 @@
  * component renders anywhere an environment is provided: the app (runtime/env.tsx builds it from the API
  * client and the session), the tests (runtime/test-utils `renderApp`), Storybook (storybook/preview.tsx).
  *
- * - `RendererEnv`: `{ lang, themeColor, request(method, url, options), download(link, name) }`.
+ * - `RendererEnv`: `{ lang, themeColor, request(method, url, options), download(link, name), openRecord?(resource, id) }`.
  * - `RendererEnvProvider`: provides one; `useEnv()` reads it and throws when none is provided (a component
  *   rendered outside the app would otherwise call no server at all, silently).
  * - `useGet(url, params, options)`: swr of `GET url?params` through the environment's API client, keyed by
@@ -49,6 +49,12 @@ export interface RendererEnv {
   request<T = unknown>(method: 'GET' | 'POST', url: string, options?: EnvRequestOptions): Promise<T>;
   /** Fetches a stored file with the API client's headers and saves it as `name`; false (after a toast) on failure. */
   download(link: string, name: string): Promise<boolean>;
+  /**
+   * Shows record `id` of resource `resource` (a schema name, e.g. `project/guide`) read-only over the page:
+   * the resource's detail view, read through its own detail endpoint (the server's grants decide what is
+   * answered). Absent where no runtime renders records; a component then offers no such link.
+   */
+  openRecord?(resource: string, id: string): void;
 }
 
 const EnvContext = createContext<RendererEnv | null>(null);

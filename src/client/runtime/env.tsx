@@ -1,22 +1,26 @@
 /**
  * The application's renderer environment (components/env.tsx, amis's `RendererEnv`): the registry
- * components reach the API client, the session's language and theme and file downloads through it, never by
- * importing the runtime or the shell.
+ * components reach the API client, the session's language and theme, file downloads and record details
+ * through it, never by importing the runtime or the shell.
  *
- * - `apiEnv(lang, themeColor)`: the environment over the API client (runtime/api.ts `request`, which applies
- *   the contract: headers, envelope, 401, toasts) and `downloadFile`.
+ * - `apiEnv(lang, themeColor, openRecord?)`: the environment over the API client (runtime/api.ts `request`,
+ *   which applies the contract: headers, envelope, 401, toasts) and `downloadFile`.
  * - `RuntimeEnvProvider`: provides `apiEnv` for the current session (a new environment when the language or
- *   the theme changes, so components re-render in the new language). The shell's App, the test helpers'
- *   `renderApp` and Storybook's preview render everything inside it.
+ *   the theme changes, so components re-render in the new language), and hosts the record a component asked
+ *   to see (`openRecord(resource, id)`: the resource's schema from the schema endpoint, its DetailView over
+ *   the page, one at a time). The shell's App, the test helpers' `renderApp` and Storybook's preview render
+ *   everything inside it.
  */
-import React, { useMemo } from 'react';
+import React, { useCallback, useMemo, useState } from 'react';
 import { RendererEnvProvider, type EnvRequestOptions, type RendererEnv } from '../components/env.js';
 import { request as apiRequest } from './api.js';
+import { DetailView } from './DetailView.js';
 import { downloadFile } from './download.js';
+import { useResourceSchema } from './schema.js';
 import { useSession } from './session.js';
 
 /** The environment over the API client, for `lang` and `themeColor`. */
-export function apiEnv(lang: 'zh' | 'en', themeColor: string): RendererEnv {
+export function apiEnv(lang: 'zh' | 'en', themeColor: string, openRecord?: RendererEnv['openRecord']): RendererEnv {
   return {
     lang,
     themeColor,
@@ -24,12 +28,27 @@ export function apiEnv(lang: 'zh' | 'en', themeColor: string): RendererEnv {
       return apiRequest<T>(method, url, options);
     },
     download: downloadFile,
+    openRecord,
   };
+}
+
+/** The detail of record `id` of `resource` once its schema has loaded. */
+function RecordDetail({ resource, id, onClose }: { resource: string; id: string; onClose: () => void }) {
+  const { data: schema } = useResourceSchema(resource);
+  if (!schema) return null;
+  return <DetailView resource={schema} open recordKey={id} onClose={onClose} />;
 }
 
 /** Provides the API client's environment for the current session to `children`. */
 export function RuntimeEnvProvider({ children }: { children?: React.ReactNode }) {
   const { lang, themeColor } = useSession();
-  const env = useMemo(() => apiEnv(lang, themeColor), [lang, themeColor]);
-  return <RendererEnvProvider env={env}>{children}</RendererEnvProvider>;
+  const [shown, setShown] = useState<{ resource: string; id: string } | null>(null);
+  const openRecord = useCallback((resource: string, id: string) => setShown({ resource, id }), []);
+  const env = useMemo(() => apiEnv(lang, themeColor, openRecord), [lang, themeColor, openRecord]);
+  return (
+    <RendererEnvProvider env={env}>
+      {children}
+      {shown ? <RecordDetail key={`${shown.resource}:${shown.id}`} resource={shown.resource} id={shown.id} onClose={() => setShown(null)} /> : null}
+    </RendererEnvProvider>
+  );
 }
