@@ -8,7 +8,8 @@
  * Props:
  * - `type`: 'bar' (default), 'line', 'pie' or 'stat'; `stack` stacks the series, `horizontal` lays bars
  *   along the y axis; `height` (default 280).
- * - Data: `endpoint` (GET, swr-cached, failures shown in the card instead of a toast) with `params`, or `data`.
+ * - Data: `endpoint` (GET, swr-cached, failures shown in the card instead of a toast) with `params`, or `data`;
+ *   `refreshMs` polls the endpoint while the chart is shown (a running crawl's dashboard).
  * - `source`: a dotted path into the answer (`achievements.byType`; default the answer itself) naming the
  *   rows: an array of objects, or an object map (`byStatus: {"0": 3, "1": 2}`), whose entries become rows
  *   `{key, value}`.
@@ -79,6 +80,7 @@ export interface ChartProps {
   horizontal?: boolean;
   height?: number;
   items?: StatItem[];
+  refreshMs?: number;
 }
 
 /** What a chart shows: category labels and, per series, one value per category. */
@@ -216,7 +218,7 @@ export function Chart(props: ChartProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const themeColor = useEnv().themeColor;
-  const fetched = useGet<unknown>(given === undefined && endpoint ? endpoint : null, params, { silent: true });
+  const fetched = useGet<unknown>(given === undefined && endpoint ? endpoint : null, params, { silent: true, refreshInterval: props.refreshMs });
   const { data: categoryDict } = useDict(type === 'stat' ? undefined : props.categoryDict);
   const { data: seriesDict } = useDict(type === 'stat' ? undefined : props.seriesDict);
   const answer = given ?? fetched.data;

@@ -3,7 +3,7 @@
  * The platform's components, one `registerComponent` call each (DESIGN §1.2; the API is in
  * components/registration.ts): the @formily/antd-v5 set plus ours (DictSelect, DeptTreeSelect,
  * ResourceTreeSelect, ResourceSelect, RegionCascader, FileUpload, ProjectPicker, UserPicker, Card, Text, a Switch that reads
- * 是 / 否 in readPretty, Rate, Slider, ColorPicker, IconSelect, RichText, LocationInput, Chart,
+ * 是 / 否 in readPretty, Rate, Slider, ColorPicker, IconSelect, RichText, LocationInput, Chart, RemoteTable,
  * ExamineTimeline). Each call carries the component, its title and group, its sub-components, its palette
  * items (the designer's palette of spec 002 §2: layout, input, choice, upload, date and time, rich text,
  * others, business — variants of a component are items of its registration with other props: `DatePicker`
@@ -98,6 +98,7 @@ import { RichText } from './RichText.js';
 import { LocationInput } from './LocationInput.js';
 import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
+import { RemoteTable } from './RemoteTable.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
 import { BpmnFileInput, BPMN_FILE_TEXTS } from './BpmnFileInput.js';
@@ -682,6 +683,8 @@ registerComponent({ name: 'Submit', component: Submit, title: { zh: '提交按�
 registerComponent({ name: 'Reset', component: Reset, title: { zh: '重置按钮', en: 'Reset button' }, group: 'others' });
 // dashboards (ECharts itself loads lazily: Chart.tsx)
 registerComponent({ name: 'Chart', component: Chart, title: { zh: '图表', en: 'Chart' }, group: 'others' });
+// a paged endpoint whose fields come with its rows (crawled data, logs)
+registerComponent({ name: 'RemoteTable', component: RemoteTable, title: { zh: '数据表格', en: 'Remote table' }, group: 'others' });
 
 // ——— business ———
 

@@ -6,6 +6,9 @@
  *   dialog through `initial.map`; `initial.values` fill it from the row.
  * - With a `dialog`, that Formily form is shown (localized; its own rules); OK posts the resolved `body` plus the
  *   form's values, with the resolved `params` as the query. Without one, the `confirm` question is asked.
+ * - `result: 'view'` only shows the dialog (its components — a table of a crawl's rows, a dashboard's charts —
+ *   read their own endpoints; `$row.<field>` in their props is the row's field: operations.ts `withRowRefs`)
+ *   with a Close button; nothing is sent.
  * - `result: 'download'` fetches the endpoint with the API headers and saves the file (`downloadName`);
  *   `result: 'reveal'` shows the answered rows (or the one answered object) once (generated passwords) in a table with the operation's note
  *   — closing it is the only way back; otherwise the `success` text (default 操作成功) is shown.
@@ -13,7 +16,7 @@
  *   open: the api client has toasted the server's message, and a 400's field errors go on the dialog's fields.
  */
 import React, { useEffect, useMemo, useState } from 'react';
-import { Modal, Spin, message } from 'antd';
+import { Button, Modal, Spin, message } from 'antd';
 import { createForm, onFieldInputValueChange, type Field, type Form } from '@formily/core';
 import { useTranslation } from 'react-i18next';
 import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
@@ -22,7 +25,7 @@ import { downloadFile } from './download.js';
 import { RevealDialog } from './RevealDialog.js';
 import { useLang, useRevalidate } from './hooks.js';
 import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors } from './FormBody.js';
-import { downloadName, initialValues, operationLabel, resolveRefs, type OperationContext } from './operations.js';
+import { downloadName, initialValues, operationLabel, resolveRefs, withRowRefs, type OperationContext } from './operations.js';
 
 export interface OperationDialogProps {
   resource: ResourceSchema;
@@ -46,7 +49,8 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
   const [unmatched, setUnmatched] = useState<FieldError[]>([]);
   const [revealed, setRevealed] = useState<Row[] | null>(null);
 
-  const prepared = useMemo(() => (op?.dialog ? formSchemaOf(resource, lang, op.dialog) : null), [resource, op, lang]);
+  // the row of the opening: ctx is rebuilt by the list on every render
+  const prepared = useMemo(() => (op?.dialog ? formSchemaOf(resource, lang, op.result === 'view' ? withRowRefs(op.dialog, ctx) : op.dialog) : null), [resource, op, lang]);
 
   // a fresh form per opening, filled from the row and the `initial` endpoint
   useEffect(() => {
@@ -82,13 +86,13 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
   const send = async (values: Row = {}): Promise<unknown> => {
     const params = resolveRefs(op.params, ctx, 'params') as Record<string, string>;
     if (op.result === 'download') {
-      const ok = await downloadFile(withParams(op.endpoint, params), downloadName(op, lang));
+      const ok = await downloadFile(withParams(op.endpoint!, params), downloadName(op, lang));
       if (!ok) throw new Error('download failed');
       return null;
     }
     const body = { ...resolveRefs(op.body, ctx, 'body'), ...values };
-    if ((op.method ?? 'POST') === 'GET') return get<unknown>(op.endpoint, params);
-    return post<unknown>(op.endpoint, Object.keys(body).length ? body : undefined, { params });
+    if ((op.method ?? 'POST') === 'GET') return get<unknown>(op.endpoint!, params);
+    return post<unknown>(op.endpoint!, Object.keys(body).length ? body : undefined, { params });
   };
 
   const run = async () => {
@@ -125,6 +129,14 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
           }}
         />
       </>
+    );
+  }
+
+  if (op.result === 'view') {
+    return (
+      <Modal key="view" open title={label} width={op.dialogWidth ?? 900} destroyOnHidden onCancel={onClose} footer={<Button onClick={onClose}>{t('rt.close')}</Button>}>
+        {form && prepared ? <FormBody form={form} prepared={prepared} lang={lang} /> : <Spin aria-label={t('rt.loading')} style={{ display: 'block', margin: '24px auto' }} />}
+      </Modal>
     );
   }
 

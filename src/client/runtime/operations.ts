@@ -13,7 +13,10 @@
  * - `selectionFault(op, count)`: the i18n key of the warning when the checked rows do not fit the operation's
  *   `selection` (spec 002 §2: 请选择至少一条数据), or null;
  * - `initialValues(op, ctx, answer)`: the dialog's first values — `initial.values` from the row, then the
- *   `initial.endpoint`'s answer mapped through `initial.map`.
+ *   `initial.endpoint`'s answer mapped through `initial.map`;
+ * - `withRowRefs(dialog, ctx)`: the dialog with string `x-component-props` values `$row.<field>` (at any depth
+ *   of the props: `params.id`) replaced by the one row's field — a view dialog's components read the row's
+ *   data (`result: 'view'`).
  */
 import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
 import { evaluate, isTemplate } from '../../shared/schema/expression.js';
@@ -102,6 +105,26 @@ export function initialValues(op: ListOperation, ctx: OperationContext, answer?:
 }
 
 type Node = NonNullable<ListOperation['dialog']>;
+
+/** `v` with every string `$row.<field>` replaced by the row's field (objects and arrays copied). */
+function resolveDeep(v: unknown, ctx: OperationContext): unknown {
+  if (typeof v === 'string') return v.startsWith('$row.') ? rowField(v, ctx.row) : v;
+  if (Array.isArray(v)) return v.map((x) => resolveDeep(x, ctx));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveDeep(x, ctx)]));
+  return v;
+}
+
+/** See the module comment; the dialog itself is not changed. */
+export function withRowRefs<N extends Node>(dialog: N, ctx: OperationContext): N {
+  const walk = (node: Node): Node => {
+    const out: Node = { ...node };
+    if (node['x-component-props']) out['x-component-props'] = resolveDeep(node['x-component-props'], ctx) as Node['x-component-props'];
+    if (node.properties) out.properties = Object.fromEntries(Object.entries(node.properties).map(([k, child]) => [k, walk(child as Node)])) as Node['properties'];
+    if (node.items && !Array.isArray(node.items)) out.items = walk(node.items as Node) as Node['items'];
+    return out;
+  };
+  return walk(dialog) as N;
+}
 
 /** A field anywhere under void layout nodes of the dialog (FormTab, FormGrid). */
 function findNode(node: Node | undefined, field: string): Node | undefined {

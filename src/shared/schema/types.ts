@@ -133,7 +133,10 @@ export interface SideTreeSpec {
  *   (`params` as above) whose properties `map` onto fields (`{ menuIds: 'menu' }`);
  * - without a dialog, `confirm` is asked (or 确定执行「…」吗？);
  * - `result`: 'download' saves the answer (a file) as `fileName`; 'reveal' shows the answered rows once in a
- *   table of `reveal` columns (generated passwords) with its `note`; otherwise the `success` text is shown;
+ *   table of `reveal` columns (generated passwords) with its `note`; 'view' only shows the `dialog` (its
+ *   components read their own endpoints — a crawl's data, its dashboard — with a Close button, no `endpoint`
+ *   called; string `x-component-props` values `$row.<field>` in it are the one row's field); otherwise the
+ *   `success` text is shown;
  * - `visible`: an expression over `$record` (the row) deciding whether a row shows the button.
  */
 export interface ListOperation {
@@ -145,7 +148,8 @@ export interface ListOperation {
   /** Rows the toolbar button needs: 'many' (default; one or more checked), 'one', or 'none'. */
   selection?: 'none' | 'one' | 'many';
   method?: 'GET' | 'POST';
-  endpoint: string;
+  /** The endpoint called; required unless `result` is 'view'. */
+  endpoint?: string;
   params?: Record<string, string>;
   body?: Record<string, string>;
   dialog?: FormNode & { type: 'object'; properties: Record<string, FormNode> };
@@ -157,7 +161,7 @@ export interface ListOperation {
   successEn?: string;
   danger?: boolean;
   visible?: string;
-  result?: 'download' | 'reveal';
+  result?: 'download' | 'reveal' | 'view';
   fileName?: string;
   reveal?: RevealSpec;
 }

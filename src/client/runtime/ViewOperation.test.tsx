@@ -1,0 +1,105 @@
+// @vitest-environment jsdom
+/**
+ * View operations (`list.operations[].result: 'view'`) through the real crawl task schema
+ * (schemas/spider/task.json) against a fake server: 查看数据 shows the task's collected rows in a RemoteTable
+ * whose columns come with the rows, 任务看板 its figures and per-minute chart (ECharts mocked: the chart's
+ * data-series is checked), 采集日志 its log with the schema's columns — each reading the clicked row's id
+ * (`$row.id`), none calling an endpoint of the operation itself; and the pure helpers (withRowRefs,
+ * RemoteTable's columns and cells).
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import React from 'react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import taskJson from '../../../schemas/spider/task.json';
+import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
+import { ResourcePage } from './ResourcePage.js';
+import { ok, renderApp, setLang, type FakeServer } from './test-utils.js';
+import { baseServer } from './fixtures.js';
+import { withRowRefs } from './operations.js';
+import { cellText, columnsOf } from '../components/RemoteTable.js';
+
+vi.mock('../components/EChartsView.js', async () => {
+  const R = await import('react');
+  return { default: () => R.createElement('div', { 'data-testid': 'echarts' }) };
+});
+
+const schema = taskJson as unknown as ResourceSchema;
+const TASKS = [
+  { id: '71', name: '政策通知', taskStatus: 4, progress: 100, pagesCount: 13, rowsCount: 2, errorCount: 1 },
+  { id: '72', name: '期刊目录', taskStatus: 0, progress: 0, pagesCount: 0, rowsCount: 0, errorCount: 0 },
+];
+
+let server: FakeServer;
+
+beforeEach(() => {
+  setLang('zh');
+  server = baseServer([schema]);
+  server.on('GET', '/api/spider/task/list', ok({ records: TASKS, total: 2, size: 10, current: 1, pages: 1 }));
+  server.on('GET', '/api/spider/task/viewData', (r: { query: Record<string, string> }) =>
+    ok(r.query.id === '71'
+      ? { records: [{ id: '1', url: 'http://127.0.0.1/list', title: '通知 1', price: 1201.5 }, { id: '2', url: 'http://127.0.0.1/d/1', title: '通知 2', body: '正文' }], total: 2, size: 10, current: 1, pages: 1 }
+      : { records: [], total: 0, size: 10, current: 1, pages: 0 }),
+  );
+  server.on('GET', '/api/spider/task/dashboard', ok({ taskStatus: 4, pagesCount: 13, rowsCount: 2, errorCount: 1, jobId: '9', perMinute: [
+    { minute: '2026-11-25 10:00:00', time: '10:00', pages: 8, rows: 2, errors: 0 }, { minute: '2026-11-25 10:01:00', time: '10:01', pages: 5, rows: 0, errors: 1 },
+  ] }));
+  server.on('GET', '/api/spider/task/viewLogData', ok({ records: [{ id: '5', level: 'error', url: 'http://127.0.0.1/error500', message: 'status 500', statusCode: 500, rowCount: 0, duration: null, createTime: '2026-11-25 10:01:02' }], total: 1, size: 20, current: 1, pages: 1 }));
+});
+
+const rowOf = (text: string) => screen.getByText(text).closest('tr')! as HTMLElement;
+const dialog = () => screen.getByRole('dialog');
+
+describe('view operations of the crawl task list', () => {
+  it('shows the clicked task’s rows with columns that come with them, and closes', async () => {
+    renderApp(<ResourcePage name="spider/task" />);
+    await screen.findByText('政策通知');
+    fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '查看数据' }));
+    const table = await screen.findByTestId('kc-remote-table');
+    expect(await within(table).findByText('1201.5')).toBeTruthy();
+    for (const h of ['url', 'title', 'price', 'body']) expect(within(table).getByRole('columnheader', { name: h })).toBeTruthy();
+    expect(within(table).getByText('正文')).toBeTruthy();
+    expect(server.calls('/api/spider/task/viewData')[0].query).toMatchObject({ id: '71', current: '1', size: '10' });
+    fireEvent.click(within(dialog()).getByRole('button', { name: /关\s*闭/ }));
+    await waitFor(() => expect(screen.queryByTestId('kc-remote-table')).toBeNull());
+  });
+
+  it('shows the dashboard: figures and pages, rows, errors per minute', async () => {
+    renderApp(<ResourcePage name="spider/task" />);
+    await screen.findByText('政策通知');
+    fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '任务看板' }));
+    await waitFor(() => expect(screen.getAllByTestId('kc-chart')).toHaveLength(2));
+    const [stat, line] = screen.getAllByTestId('kc-chart');
+    expect(JSON.parse(stat.dataset.series!)).toEqual([{ title: '已采页数', value: 13 }, { title: '数据条数', value: 2 }, { title: '错误数', value: 1 }]);
+    expect(line.dataset.chart).toBe('line');
+    expect(JSON.parse(line.dataset.series!)).toEqual({ categories: ['10:00', '10:01'], series: [
+      { name: '页数/分钟', data: [8, 5] }, { name: '数据/分钟', data: [2, 0] }, { name: '错误/分钟', data: [0, 1] },
+    ] });
+    expect(server.calls('/api/spider/task/dashboard').every((c) => c.query.id === '71')).toBe(true);
+  });
+
+  it('shows the log with the schema’s columns, in English too', async () => {
+    setLang('en');
+    renderApp(<ResourcePage name="spider/task" />);
+    await screen.findByText('期刊目录');
+    fireEvent.click(within(rowOf('期刊目录')).getByRole('button', { name: 'Log' }));
+    const table = await screen.findByTestId('kc-remote-table');
+    expect(await within(table).findByText('http://127.0.0.1/error500')).toBeTruthy();
+    expect(within(table).getByRole('columnheader', { name: 'Duration (ms)' })).toBeTruthy();
+    expect(server.calls('/api/spider/task/viewLogData')[0].query).toMatchObject({ id: '72', size: '20' });
+  });
+});
+
+describe('view helpers', () => {
+  it('withRowRefs resolves $row references at any depth of the props and leaves the schema alone', () => {
+    const op = (schema.list!.operations as ListOperation[]).find((o) => o.key === 'dashboard')!;
+    const out = withRowRefs(op.dialog!, { keys: ['71'], row: { id: '71' } });
+    expect((out.properties.perMinute['x-component-props'] as Record<string, any>).params).toEqual({ id: '71' });
+    expect((op.dialog!.properties.perMinute['x-component-props'] as Record<string, any>).params).toEqual({ id: '$row.id' });
+  });
+
+  it('RemoteTable derives columns in the order first seen without id, and prints cells', () => {
+    expect(columnsOf([{ id: '1', a: 1 }, { b: 2, a: 3 }]).map((c) => c.field)).toEqual(['a', 'b']);
+    expect(columnsOf([{ a: 1 }], [{ field: 'z' }]).map((c) => c.field)).toEqual(['z']);
+    expect([cellText(null), cellText(undefined), cellText(1.5), cellText(true), cellText({ x: 1 })]).toEqual(['', '', '1.5', 'true', '{"x":1}']);
+  });
+});
