@@ -4,7 +4,8 @@
  *
  * - `x-server-only` (and `actions.statusField`): a client can write the status neither on insert nor update;
  * - `actions.locked`: a record in a locked status can be neither edited nor removed, with the status's label;
- * - `rules`: `before` (cross-field order, the rule's message, nothing stored) and `clear` (emptied unless);
+ * - `rules`: `before` (cross-field order, the rule's message, nothing stored), `sum` (parts add up to a total)
+ *   and `clear` (emptied unless);
  * - `x-ref`: a department from another tenant, or one that does not exist, is refused;
  * - `stats`: the resource joins the statistics of its group (`achievement`);
  * - tenants: another tenant's administrator sees none of the records.
@@ -44,6 +45,13 @@ const schema = (): Json => ({
       endDate: { type: 'string', format: 'date', title: '结束日期', titleEn: 'End date', 'x-component': 'DatePicker' },
       kind: { type: 'string', title: '类别', titleEn: 'Kind', maxLength: 2, 'x-component': 'Input' },
       detailText: { type: 'string', title: '说明', titleEn: 'Details', maxLength: 100, 'x-component': 'Input' },
+      total: { type: 'number', title: '合计', titleEn: 'Total', 'x-component': 'NumberPicker' },
+      parts: {
+        type: 'array',
+        title: '分项',
+        'x-component': 'ArrayTable',
+        items: { type: 'object', properties: { amount: { type: 'number', title: '金额', 'x-component': 'NumberPicker' } } },
+      },
       deptId: { type: 'string', title: '所属部门', titleEn: 'Department', maxLength: 32, 'x-component': 'DeptTreeSelect', 'x-ref': 'dept' },
       authors: {
         type: 'array',
@@ -56,6 +64,7 @@ const schema = (): Json => ({
   rules: [
     { before: ['startDate', 'endDate'], message: '结束日期不能早于开始日期', messageEn: 'The end date may not be before the start date' },
     { clear: ['detailText'], unless: "{{$values.kind === '1'}}" },
+    { sum: ['parts.amount'], equals: 'total', message: '分项合计（{sum}）与合计（{total}）不一致', messageEn: 'The parts add up to {sum}, not {total}' },
   ],
   stats: { group: 'achievement', yearField: 'startDate', authorField: 'authors.userName' },
   actions: {
@@ -133,6 +142,19 @@ describe('a resource published a minute ago', () => {
     expect(cleared.body.data.detailText).toBeNull();
     const kept = await submit(kyry, { title: 'C2', kind: '1', detailText: 'kept' });
     expect(kept.body.data.detailText).toBe('kept');
+  });
+
+  it('refuses parts that do not add up to the total (sum rule), storing nothing; zh and en', async () => {
+    const before = await rows();
+    const bad = await submit(kyry, { title: 'S1', total: 10, parts: [{ amount: 4 }, { amount: 5.5 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.data).toEqual([{ field: 'total', message: '分项合计（9.50）与合计（10.00）不一致' }]);
+    const en = await call(s, kyry, 'POST', `${API}/submit`, { title: 'S1', total: 10, parts: [{ amount: 4 }] }, { 'accept-language': 'en' });
+    expect(en.body.msg).toBe('The parts add up to 4.00, not 10.00');
+    expect(await rows()).toBe(before);
+    const good = await submit(kyry, { title: 'S2', total: 10, parts: [{ amount: 4.5 }, { amount: 5.5 }] });
+    expect(good.status).toBe(200);
+    expect(await rows()).toBe(before + 1);
   });
 
   it('refuses a department that does not exist in the caller’s tenant, storing nothing', async () => {

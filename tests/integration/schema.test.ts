@@ -130,6 +130,8 @@ describe('a faulty schema', () => {
     ['a sortable column the list answers beside the record', (s) => s.list.columns.push({ field: 'roleName', title: '角色', titleEn: 'Roles', sortable: true }), '/list/columns: "roleName" is not a field and cannot be sortable'],
     ['two list operations with one key', (s) => (s.list.operations = [op('x'), op('x')]), '/list/operations: key "x" is used twice'],
     ['an operation placed nowhere', (s) => (s.list.operations = [{ ...op('x'), placement: [] }]), '/list/operations/0/placement: must NOT have fewer than 1 items'],
+    ['a sum rule naming a missing field', (s) => (s.rules = [{ sum: ['title', 'nope.amount'], equals: 'title', message: '不一致', messageEn: 'Differs' }]), '/rules/0: no field "nope"'],
+    ['a before rule naming a missing field', (s) => (s.rules = [{ before: ['title', 'later'], message: '顺序', messageEn: 'Order' }]), '/rules/0: no field "later"'],
     ['a side tree without its parameter', (s) => (s.list.sideTree = { url: '/api/x/lazy-tree', title: '树', titleEn: 'Tree' }), "must have required property 'param'"],
   ];
   it.each(faults)('%s → SchemaLoadError naming the file and the fault', (_what, spoil, fault) => {

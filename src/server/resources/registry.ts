@@ -83,8 +83,8 @@ function describe(e: ErrorObject): string {
 
 /**
  * Checks one parsed schema: the meta-schema, then rules JSON Schema cannot say (field names unique across
- * layout nodes, list and search fields exist — or a column names its own title —, tree fields exist, key field
- * exists, list operations have distinct keys). Returns the faults.
+ * layout nodes, list and search fields exist — or a column names its own title —, tree fields exist, the
+ * fields `rules` name exist, key field exists, list operations have distinct keys). Returns the faults.
  */
 export function checkSchema(schema: unknown): string[] {
   const v = metaValidate();
@@ -110,6 +110,10 @@ export function checkSchema(schema: unknown): string[] {
   for (const c of s.list?.search ?? []) if (!known.has(c.field)) faults.push(`/list/search: no field "${c.field}"`);
   if (s.tree) {
     for (const k of ['parentField', 'labelField'] as const) if (!known.has(s.tree[k])) faults.push(`/tree/${k}: no field "${s.tree[k]}"`);
+  }
+  for (const [i, rule] of (s.rules ?? []).entries()) {
+    const fields = 'before' in rule ? rule.before : 'sum' in rule ? [...rule.sum.map((p) => p.split('.')[0]), rule.equals] : rule.clear;
+    for (const f of fields) if (!names.has(f)) faults.push(`/rules/${i}: no field "${f}"`);
   }
   if (s.key && !names.has(s.key)) faults.push(`/key: no field "${s.key}"`);
   if (s.labelField && !known.has(s.labelField)) faults.push(`/labelField: no field "${s.labelField}"`);

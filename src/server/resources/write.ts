@@ -12,7 +12,8 @@
  *    them; an `x-write-only` field (never read back) is left as stored by an update unless a hook sets it;
  * 4. `rules` of kind `clear`: fields emptied unless their condition holds (before validation);
  * 5. the fields' own rules (validate.ts: required, types, lengths, formats …, the schema's messages);
- * 6. `rules` of kind `before`: cross-field order (400 on the rule's field with its message);
+ * 6. `rules` of kinds `before` (cross-field order) and `sum` (Σ fields = a total): 400 on the rule's field with
+ *    its message (src/shared/schema/rules.ts);
  * 7. `x-ref` fields: the referenced department, user or record exists, live, in the caller's tenant
  *    (400 <label>不存在);
  * 8. module hooks (before/after submit and remove, inside the transaction);
@@ -37,6 +38,7 @@ import { isId } from '../../shared/contract/ids.js';
 import type { Lang } from '../../shared/i18n/messages.js';
 import { t } from '../../shared/i18n/messages.js';
 import type { FormNode, RecordRule } from '../../shared/schema/types.js';
+import { ruleFaults } from '../../shared/schema/rules.js';
 import type { Db } from '../core/db/index.js';
 import type { ResourceEngine, SubmitHookContext, RemoveHookContext, CommitHookContext } from './engine.js';
 import type { Resource } from './registry.js';
@@ -85,21 +87,6 @@ function applyClearRules(rules: RecordRule[], values: Row): void {
     if (resolveTemplate(rule.unless, { $values: values }) === true) continue;
     for (const f of rule.clear) if (f in values) values[f] = null;
   }
-}
-
-/** The faults of the `before` rules: `a` may not come after `b` when both are present. */
-export function orderFaults(rules: RecordRule[], values: Row): FieldFault[] {
-  const out: FieldFault[] = [];
-  for (const rule of rules) {
-    if (!('before' in rule)) continue;
-    const [lo, hi] = rule.before;
-    const a = values[lo];
-    const b = values[hi];
-    if (!present(a) || !present(b)) continue;
-    const wrong = typeof a === 'number' && typeof b === 'number' ? b < a : String(b) < String(a);
-    if (wrong) out.push({ field: rule.field ?? hi, message: rule.message, messageEn: rule.messageEn });
-  }
-  return out;
 }
 
 /** Every value an `x-ref` field holds in `values`, with the field's path and node (arrays and sub-forms walked). */
@@ -202,7 +189,7 @@ export async function submitRecord(engine: ResourceEngine, r: Resource, user: Au
       keepServerOnly(r, values, existing);
       applyClearRules(rules, values);
       engine.validate(r, values);
-      const faults = [...orderFaults(rules, values), ...(await refFaults(engine, r, user, values, trx))];
+      const faults = [...ruleFaults(rules, values), ...(await refFaults(engine, r, user, values, trx))];
       if (faults.length) throw new ValidationError(faults);
       const ctx: SubmitHookContext = { user, resource: r, trx, lang, isNew, record: values, existing: existing ?? undefined };
       for (const h of hooks) await h.beforeSubmit?.(ctx);

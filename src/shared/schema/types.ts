@@ -304,7 +304,9 @@ export interface RemoveGuard {
  */
 export type RecordRule =
   | { before: [string, string]; field?: string; message: string; messageEn: string }
-  | { clear: string[]; unless: string };
+  | { clear: string[]; unless: string }
+  /** Σ `sum` must equal `equals` (rounded to `scale` decimals, default 2); src/shared/schema/rules.ts. */
+  | { sum: string[]; equals: string; scale?: number; field?: string; message: string; messageEn: string };
 
 /**
  * The fields statistics group a resource's records by (DESIGN §4 `stats`): the resources of one `group`

@@ -1,8 +1,8 @@
 /**
- * What the declaration schema (schemas/project/baseinfo.json) cannot say (issue 12; engine hooks):
+ * What the declaration schema (schemas/project/baseinfo.json) cannot say (issue 12; engine hooks). The budget
+ * arithmetic (科技项目经费预算: 总经费 = 拨款经费 + 自筹经费 = Σ 直接费用科目, 万元 to the cent) is the schema's
+ * own `sum` rules (src/shared/schema/rules.ts), enforced by the engine like any resource's.
  *
- * - the budget adds up (科技项目经费预算: 总经费 = 拨款经费 + 自筹经费 = Σ 直接费用科目), in units of 10,000 CNY
- *   compared to the cent: otherwise 400 with `budgetSubjects` / `budgetSources` and nothing is stored;
  * - a declaration under review or decided (project_status 1–4, 6, 7; see migrations.ts) cannot be edited nor
  *   removed (400 项目已提交申报，审核期间及审核完成后不能修改); a returned one (5) can;
  * - `groupDeptId` (x-server-only) is the top company above the record's department: the group's research
@@ -18,35 +18,14 @@ import type { ResourceEngine } from '../../resources/engine.js';
 export const PROJECT = 'project/baseinfo';
 type Row = Record<string, unknown>;
 
-/** The direct-cost budget subjects (dictionary project_budget_subject), record fields. */
-export const BUDGET_SUBJECTS = ['budgetEquipment', 'budgetMaterial', 'budgetTesting', 'budgetTravel', 'budgetMeeting', 'budgetLabour', 'budgetExpert', 'budgetOther'] as const;
-
 /** Statuses (dictionary project_status) in which the declaration is fixed. */
 export const FIXED_STATUSES = [1, 2, 3, 4, 6, 7];
 
 const cents = (v: unknown) => Math.round((Number(v ?? 0) || 0) * 100);
-const wan = (c: number) => (c / 100).toFixed(2);
 
 export const M = {
-  budgetSubjects: (sum: number, total: number) => ({
-    zh: `预算科目合计（${wan(sum)}万元）与总经费（${wan(total)}万元）不一致`,
-    en: `The budget subjects add up to ${wan(sum)} (10k CNY), not the total budget of ${wan(total)}`,
-  }),
-  budgetSources: (sum: number, total: number) => ({
-    zh: `拨款经费与自筹经费之和（${wan(sum)}万元）与总经费（${wan(total)}万元）不一致`,
-    en: `Allocated and self-raised funds add up to ${wan(sum)} (10k CNY), not the total budget of ${wan(total)}`,
-  }),
   fixed: { zh: '项目已提交申报，审核期间及审核完成后不能修改', en: 'The declaration was submitted: it cannot change while under review or once decided' },
 };
-
-/** Throws 400 (the message of `M`) unless the budget of `rec` adds up. */
-export function checkBudget(rec: Row): void {
-  const total = cents(rec.totalBudget);
-  const subjects = BUDGET_SUBJECTS.reduce((s, f) => s + cents(rec[f]), 0);
-  if (subjects !== total) throw new ApiError(400, M.budgetSubjects(subjects, total), undefined, { field: 'totalBudget' });
-  const sources = cents(rec.allocatedBudget) + cents(rec.selfRaisedBudget);
-  if (sources !== total) throw new ApiError(400, M.budgetSources(sources, total), undefined, { field: 'allocatedBudget' });
-}
 
 /** The top company (dept_category 1) above `deptId` (itself included), or null. */
 export async function groupCompanyOf(db: Db, tenantId: string, deptId: string | null): Promise<string | null> {
@@ -80,7 +59,6 @@ export function registerDeclarationHooks(db: Db, engine: ResourceEngine): void {
   engine.hooks(PROJECT, {
     async beforeSubmit(c) {
       if (!c.isNew && FIXED_STATUSES.includes(Number(c.existing?.projectStatus ?? 0))) throw new ApiError(400, M.fixed);
-      checkBudget({ ...(c.existing ?? {}), ...c.record });
       const dept = (c.existing?.createDept as string | undefined) ?? c.user.deptId ?? null;
       c.record.groupDeptId = await groupCompanyOf(c.trx, c.user.tenantId, dept ? String(dept) : null);
     },
