@@ -3,11 +3,13 @@
  * - account: tenant (default 000000), account, password and a captcha image that a click refreshes. Logs in
  *   with the captcha grant; the server's message (用户名或密码错误, 验证码不正确 ...) is shown as the server
  *   words it, and a failed attempt fetches a new captcha (each is single use);
- * - phone: phone and SMS code (PhoneLogin.tsx, token-by-phone).
+ * - phone: phone and SMS code (PhoneLogin.tsx, token-by-phone);
+ * and, under them, a button for each social provider an administrator configured for the tenant
+ * (SocialLogin.tsx): back from the provider, the page asks for the social grant, signs in, or opens the
+ * register dialog for a first-time identity (spec 000 §2.7).
  * The tenant is given by the domain when one is configured for it (`GET /api/blade-system/tenant/info?domain=`):
  * its field is then hidden. 注册账号 opens the register dialog (RegisterDialog.tsx), 忘记密码 the password reset
- * by SMS code (ForgotPasswordDialog.tsx). Social sign-in is not
- * offered: it needs openid-client, which this tree does not have. After login the user's roles are loaded:
+ * by SMS code (ForgotPasswordDialog.tsx). After login the user's roles are loaded:
  * one role is chosen at once, several go to /home (role selection).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -21,6 +23,7 @@ import { LangSwitch } from './LangSwitch.js';
 import { PhoneLogin } from './PhoneLogin.js';
 import { RegisterDialog } from './RegisterDialog.js';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog.js';
+import { SocialButtons, useSocialReturn } from './SocialLogin.js';
 
 interface Captcha {
   key: string;
@@ -45,6 +48,8 @@ export function LoginPage() {
   const [domainTenant, setDomainTenant] = useState<string | null>(null);
   const [registering, setRegistering] = useState(false);
   const [forgot, setForgot] = useState(false);
+  const typedTenant: string | undefined = Form.useWatch('tenantId', form);
+  const social = useSocialReturn(async () => navigate(await afterLogin(), { replace: true }));
 
   // the tenant serving this domain, when one is configured (spec 000 §7 'tenant info by domain')
   useEffect(() => {
@@ -113,6 +118,7 @@ export function LoginPage() {
           </Typography.Title>
           <Typography.Text type="secondary">{t('app.subtitle')}</Typography.Text>
         </Space>
+        {social.error && <Alert type="error" showIcon message={social.error} style={{ marginBottom: 16 }} role="alert" />}
         <Tabs
           defaultActiveKey="account"
           items={[
@@ -162,6 +168,7 @@ export function LoginPage() {
             },
           ]}
         />
+        <SocialButtons tenantId={domainTenant ?? typedTenant ?? (getSession().tenantId || '000000')} />
         <div className="kc-login-links">
           <Button type="link" onClick={() => setRegistering(true)}>
             {t('login.register')}
@@ -171,6 +178,13 @@ export function LoginPage() {
           </Button>
         </div>
         <RegisterDialog open={registering} tenantId={domainTenant ?? undefined} onClose={() => setRegistering(false)} />
+        <RegisterDialog
+          open={social.registration !== null}
+          tenantId={social.registration?.tenantId}
+          oauthId={social.registration?.oauthId}
+          initialValues={{ name: social.registration?.name, account: social.registration?.account }}
+          onClose={social.closeRegistration}
+        />
         <ForgotPasswordDialog open={forgot} tenantId={domainTenant ?? undefined} onClose={() => setForgot(false)} />
       </Card>
     </div>

@@ -36,10 +36,12 @@ export interface RegisterDialogProps {
   /** The tenant when it is known (by domain, or the third-party answer): its field is hidden. */
   tenantId?: string;
   oauthId?: string;
+  /** Values the form opens with (a social sign-in's name and account). */
+  initialValues?: RegisterValues;
   onClose(): void;
 }
 
-export function RegisterDialog({ open, tenantId, oauthId, onClose }: RegisterDialogProps) {
+export function RegisterDialog({ open, tenantId, oauthId, initialValues, onClose }: RegisterDialogProps) {
   const { t } = useTranslation();
   const { modal } = App.useApp();
   const [form] = Form.useForm<RegisterValues>();
@@ -83,7 +85,8 @@ export function RegisterDialog({ open, tenantId, oauthId, onClose }: RegisterDia
       className="kc-register"
     >
       {error && <Alert type="error" showIcon message={error} role="alert" style={{ marginBottom: 16 }} />}
-      <Form form={form} layout="vertical" requiredMark>
+      {/* named: its field ids (register_password …) differ from the login page's own form behind it */}
+      <Form form={form} name="register" layout="vertical" requiredMark initialValues={initialValues}>
         {!tenantId && (
           <Form.Item name="tenantId" label={t('register.tenant')} required>
             <Input autoComplete="organization" />

@@ -14,6 +14,8 @@ export const accountTexts: Texts = {
   'login.smsCode': { zh: '短信验证码', en: 'SMS code' },
   'login.register': { zh: '注册账号', en: 'Register' },
   'login.forgot': { zh: '忘记密码', en: 'Forgot password' },
+  'login.social': { zh: '其他登录方式', en: 'Other ways to sign in' },
+  'login.socialCancelled': { zh: '第三方登录已取消,请重新登录', en: 'The third-party sign-in was cancelled: please sign in again' },
   'sms.get': { zh: '获取验证码', en: 'Get code' },
   'sms.again': { zh: '{{n}}秒后重新获取', en: '{{n}} seconds to get again' },
   'sms.sent': { zh: '验证码已发送至您的手机', en: 'verification code has been sent to your phone' },
