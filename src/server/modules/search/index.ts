@@ -9,16 +9,20 @@
  *   hooks.ts: indexing on every committed write (all resources, generic) and the schemas' rules; jobs.ts:
  *   rebuild of an index and re-segmentation after a dictionary change; routes.ts: mapping, getMapping,
  *   searchData, getDataPage, analyze, `<api>/searchByEs` for schemas with `searchByEs`, the public search;
- * - seed: every live tenant without any index definition gets one per resource whose schema has `searchByEs`:
- *   its label field (weight A), its short text inputs (B, at most 6) and its long texts and rich texts (C) —
- *   derived from the schema, built on the first write or `mapping`.
+ * - seed: every live tenant gets a default index definition per resource whose schema has `searchByEs` (portal
+ *   content, the six achievement types, project declarations): its label field (weight A), its short text
+ *   inputs (B, at most 6) and its long texts and rich texts (C) — derived from the schema. Add-only: a tenant
+ *   that ever had a definition naming the resource (live or removed by an administrator), or whose index name
+ *   is taken, gets none. A new definition is built at once by a `search-reindex` job (so the records written
+ *   before it are found too); later writes are indexed as they commit.
  */
 import { sql } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
+import type { AuthUser } from '../../core/context.js';
 import type { Module } from '../../core/module.js';
 import type { Registry } from '../../resources/registry.js';
 import type { IndexField } from './documents.js';
-import { IndexCache, registerSearchHooks } from './hooks.js';
+import { enqueueReindex, IndexCache, registerSearchHooks } from './hooks.js';
 import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
 import { migrations } from './migrations.js';
 import { registerSearchRoutes } from './routes.js';
@@ -67,14 +71,20 @@ export const module: Module = {
     if (!defs.length) return;
     const tenants = await sql<{ t: string }>`SELECT tenant_id AS t FROM blade_tenant WHERE is_deleted = 0 ORDER BY tenant_id`.execute(db);
     for (const { t } of tenants.rows) {
+      const added: Array<{ id: string; indexName: string }> = [];
       await db.transaction().execute(async (trx) => {
         await sql`SELECT pg_advisory_xact_lock(hashtext(${`search-seed:${t}`}))`.execute(trx);
-        if ((await sql`SELECT 1 FROM es_index WHERE tenant_id = ${t} LIMIT 1`.execute(trx)).rows.length) return;
+        const had = await sql<{ resource: string; name: string; deleted: number }>`SELECT resource, index_name AS name, is_deleted AS deleted FROM es_index WHERE tenant_id = ${t}`.execute(trx);
         for (const d of defs) {
+          if (had.rows.some((x) => x.resource === d.resource || (x.name === d.indexName && Number(x.deleted) === 0))) continue;
+          const id = nextId();
           await sql`INSERT INTO es_index (id, tenant_id, index_name, resource, title_field, fields, enabled, index_status, progress, doc_count, remark)
-                    VALUES (${nextId()}::bigint, ${t}, ${d.indexName}, ${d.resource}, ${d.titleField}, ${JSON.stringify(d.fields)}::jsonb, true, 0, 0, 0, '默认索引')`.execute(trx);
+                    VALUES (${id}::bigint, ${t}, ${d.indexName}, ${d.resource}, ${d.titleField}, ${JSON.stringify(d.fields)}::jsonb, true, 0, 0, 0, '默认索引')`.execute(trx);
+          added.push({ id, indexName: d.indexName });
         }
       });
+      const owner = { tenantId: t, userId: '0', deptId: null, isAdmin: true, activeRoleIds: [] } as unknown as AuthUser;
+      for (const a of added) await enqueueReindex({ db, jobs: k.jobs }, owner, a.id, a.indexName);
     }
   },
 };
