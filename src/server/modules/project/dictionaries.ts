@@ -49,6 +49,21 @@ export const PROJECT_DICTIONARIES: ProjectDict[] = [
     items: [['1', '项目负责人', 'Project leader'], ['2', '技术负责人', 'Technical lead'], ['3', '主要研究人员', 'Principal researcher'], ['4', '参与人员', 'Participant'], ['5', '财务人员', 'Finance']],
   },
   {
+    code: 'project_change_type', dictValue: '变更类型', dictValueEn: 'Change type', remark: '项目实施过程中的变更事项 (schemas/project/itemchange.json)',
+    items: [
+      ['1', '项目负责人变更', 'Change of leader'], ['2', '项目延期', 'Extension'], ['3', '研究内容调整', 'Change of content'],
+      ['4', '考核指标调整', 'Change of indicators'], ['5', '经费预算调整', 'Budget adjustment'], ['6', '承担单位变更', 'Change of undertaking unit'],
+      ['7', '项目终止', 'Termination'],
+    ],
+  },
+  {
+    code: 'project_annex_kind', dictValue: '附件类别', dictValueEn: 'Document kind', remark: '项目归档附件的类别 (schemas/project/annex.json)',
+    items: [
+      ['1', '申报书', 'Declaration'], ['2', '任务书', 'Task book'], ['3', '合同协议', 'Contract'], ['4', '过程报告', 'Progress report'],
+      ['5', '财务资料', 'Financial records'], ['6', '验收材料', 'Acceptance materials'], ['7', '其他', 'Other'],
+    ],
+  },
+  {
     code: 'project_document_kind', dictValue: '项目文书', dictValueEn: 'Project document', remark: '由 Word 模板生成的项目文书',
     items: [['feasibility', '可行性研究报告', 'Feasibility report'], ['taskBook', '任务书', 'Task book'], ['acceptance', '验收报告', 'Acceptance report']],
   },
