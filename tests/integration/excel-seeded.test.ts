@@ -162,3 +162,58 @@ describe('users through the Excel template', () => {
     expect(await countRows(s, 'blade_user', 'account = $1', [`${TAG}x`])).toBe(0);
   });
 });
+
+describe('languages and access of the template endpoints', () => {
+  it('an English export has the English headers and labels, and that file imports back (headers and labels matched in either language)', async () => {
+    const t = await templateOf(admin, 'user');
+    const en = { 'accept-language': 'en' };
+    const exp = await call(s, admin, 'GET', `${T}/exportData?templateId=${t.id}&account=${TAG}a`, undefined, en);
+    expect(exp.status).toBe(200);
+    const rows = await sheetRows(exp.res.rawPayload);
+    expect(rows[0]).toEqual(expect.arrayContaining(['Account', 'Nickname', 'Name', 'Department', 'Phone']));
+    expect(rows).toHaveLength(2);
+    // the same row as a new account, imported with the English headers
+    const acc = rows[0].indexOf('Account');
+    const copy = rows[1].map((v, i) => (i === acc ? `${TAG}en` : v));
+    const res = await importFile(admin, await workbook([rows[0], copy]), t.id);
+    expect(res.status, res.body.msg).toBe(200);
+    expect(res.body.msg).toBe('导入成功：新增 1 条，更新 0 条');
+    const [a, b] = await Promise.all([`${TAG}a`, `${TAG}en`].map(async (account) => (await q(`SELECT real_name, dept_id::text AS d, phone FROM blade_user WHERE account = $1 AND is_deleted = 0`, [account]))[0]));
+    expect(b).toEqual(a);
+    // the same file again: the fault in the caller's language (the English header, the English message)
+    const boundary = '----kcen';
+    const body = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="isCovered"\r\n\r\n0\r\n--${boundary}\r\nContent-Disposition: form-data; name="templateId"\r\n\r\n${t.id}\r\n`),
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="u.xlsx"\r\n\r\n`),
+      await workbook([rows[0], copy]),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const again = await call(s, admin, 'POST', `${T}/importData`, body, { ...en, 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toBe('Import failed: 1 error, nothing was imported、Row 2 {Account}: The record already exists: choose overwrite to update it');
+  });
+
+  it('a role without the Excel template menu reads templates but gets 403 on the table catalogue and every write, storing nothing; another tenant sees none of ours', async () => {
+    const kyry = await login(s, 'kyry');
+    const t = await templateOf(admin, 'patent');
+    // every signed-in user reads the templates (the Excel toolbar of any list); the table catalogue is the designer's
+    for (const r of ['detailByCode?code=patent', `detail?id=${t.id}`]) expect((await call(s, kyry, 'GET', `${T}/${r}`)).status, r).toBe(200);
+    for (const r of ['getAllTable', 'getTableColumnByTableName?tableName=basic_patent', `getTableColumn?templateId=${t.id}`]) expect((await call(s, kyry, 'GET', `${T}/${r}`)).status, r).toBe(403);
+    const sub = await call(s, kyry, 'POST', `${T}/submit`, { code: `${TAG}_no`, fileName: 'x', tableName: 'basic_patent' });
+    expect(sub.status).toBe(403);
+    expect(await countRows(s, 'blade_excel_template', 'code = $1', [`${TAG}_no`])).toBe(0);
+    const col = t.columns[0];
+    const detailId = (await q<{ id: string }>(`SELECT id::text AS id FROM blade_excel_template_detail WHERE template_id = $1::bigint AND field = $2 AND is_deleted = 0`, [t.id, col.field]))[0].id;
+    expect((await call(s, kyry, 'POST', `/api/system/exceltemplatedetail/move?id=${detailId}&direction=down`)).status).toBe(403);
+    expect((await call(s, kyry, 'POST', `/api/system/exceltemplatedetail/remove?ids=${detailId}`)).status).toBe(403);
+    expect((await call(s, kyry, 'POST', `${T}/remove?ids=${t.id}`)).status).toBe(403);
+    expect(await countRows(s, 'blade_excel_template_detail', 'id = $1::bigint AND is_deleted = 0', [detailId])).toBe(1);
+    // another tenant: our template and column are not there
+    expect((await call(s, other, 'GET', `${T}/detail?id=${t.id}`)).status).toBe(404);
+    expect((await call(s, other, 'GET', `${T}/list?code=patent&size=50`)).body.data.records.map((r: Json) => r.id)).not.toContain(t.id);
+    expect((await call(s, other, 'GET', `/api/system/exceltemplatedetail/detail?id=${detailId}`)).status).toBe(404);
+    expect((await call(s, other, 'POST', `/api/system/exceltemplatedetail/remove?ids=${detailId}`)).status).toBe(404);
+    expect((await call(s, other, 'POST', `${T}/remove?ids=${t.id}`)).status).toBe(404);
+    expect(await countRows(s, 'blade_excel_template', 'id = $1::bigint AND is_deleted = 0', [t.id])).toBe(1);
+  });
+});

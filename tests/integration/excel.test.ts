@@ -277,6 +277,18 @@ describe('import', () => {
     expect(await countRows(s, 'basic_patent', 'name = $1', [`${TAG} 不该写入`])).toBe(0);
   });
 
+  it('a damaged workbook (a zip that breaks off, a zip of something else) is the wrong file format; nothing written', async () => {
+    const good = await workbook([['专利名称', '授权号/专利号'], [`${TAG} 残缺`, `${TAG}-CUT`]]);
+    const cut = good.subarray(0, Math.floor(good.length / 2));
+    const garbage = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 0x41)]);
+    for (const content of [cut, garbage]) {
+      const res = await importFile(admin, [{ name: 'broken.xlsx', content }]);
+      expect(res.status, res.body.msg).toBe(400);
+      expect(res.body.msg).toBe('文件格式错误');
+    }
+    expect(await countRows(s, 'basic_patent', 'name = $1', [`${TAG} 残缺`])).toBe(0);
+  });
+
   it("another tenant's template: 404 and nothing written", async () => {
     const buf = await fileOf((h, rows) => [rows[0].map((v, c) => (h[c] === '专利名称' ? `${TAG} 他人模板` : h[c] === '授权号/专利号' ? `${TAG}-OTHER` : v))]);
     const res = await importFile(other, [{ name: 'a.xlsx', content: buf }]);

@@ -30,7 +30,8 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { loadTemplate } from './templates.js';
 import { assertButton, stamp } from './export.js';
-import { faultText, runImport } from './import.js';
+import { runImport } from './import.js';
+import { faultText } from './error-workbook.js';
 import { addReport } from './report.js';
 import { M } from './messages.js';
 

@@ -8,7 +8,7 @@
  * 2. Each row: cells → values (translate.ts: dictionaries, options, departments, yes/no, dates, numbers,
  *    JSON); then, as the generic submit does (resources/write.ts), an existing record's values under the
  *    imported ones (overwrite) or the fields' defaults (new), the schema's `clear` rules, the resource's own
- *    validator and messages (`engine.validate`), its `before` rules (`orderFaults`), its `x-ref` fields (the
+ *    validator and messages (`engine.validate`), its `before` and `sum` rules (`ruleFaults`), its `x-ref` fields (the
  *    referenced rows exist, live, in the caller's tenant), a locked status (`actions.locked`) refusing an
  *    update, and the module hooks (before / after submit) inside the transaction.
  * 3. Overwrite (`isCovered` 1) by the template's key fields (`keyColumns`): a row whose key values all match a
@@ -36,16 +36,16 @@ import type { Db } from '../../core/db/index.js';
 import type { ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import { Conditions, quote } from '../../resources/query.js';
-import { orderFaults } from '../../resources/write.js';
+import { ruleFaults } from '../../../shared/schema/rules.js';
 import { statusOf } from '../../resources/status.js';
 import { resolveTemplate } from '../../../shared/schema/expression.js';
 import { labelOf, type ColumnDef } from '../../../shared/schema/derive.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
 import type { LoadedTemplate } from './templates.js';
-import { plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
+import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
 import { M } from './messages.js';
-import { drained } from './export.js';
+import { writeErrors } from './error-workbook.js';
 
 type Row = Record<string, unknown>;
 const BATCH = 1000;
@@ -76,6 +76,24 @@ interface Parsed {
 }
 
 class Rollback extends Error {}
+
+/** An error of exceljs's reader (not of the code consuming the rows): the file is not a readable workbook. */
+class UnreadableWorkbook extends Error {}
+
+/**
+ * The rows of the first worksheet `reader` emits. Only the reader's own failures come out as
+ * `UnreadableWorkbook` (an error thrown by the loop consuming the rows never enters the generator).
+ */
+async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader): AsyncGenerator<ExcelJS.Row> {
+  try {
+    for await (const ws of reader) {
+      for await (const row of ws as AsyncIterable<ExcelJS.Row>) yield row;
+      return; // the first worksheet only
+    }
+  } catch (e) {
+    throw new UnreadableWorkbook(e instanceof Error ? e.message : String(e));
+  }
+}
 
 /** A fault of `c` (or the field `field`) in row `row`. */
 function fault(row: number, t: LoadedTemplate, field: string, m: Text): RowFault {
@@ -139,27 +157,24 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
       );
       inflight.catch(() => undefined); // observed by the next flush or the end of the file
     };
-    for await (const ws of reader) {
-      for await (const row of ws as AsyncIterable<ExcelJS.Row>) {
-        const cells = (row.values as unknown[]).map(plainCell);
-        if (!cells.some((v) => v !== null && String(v).trim() !== '')) continue;
-        if (!map) {
-          map = cells.map((v) => (v === null ? undefined : matchColumn(t.columns, String(v).trim())));
-          if (!map.some(Boolean)) throw new ApiError(400, M.headerMismatch);
-          continue;
-        }
-        res.read++;
-        const p: Parsed = { row: row.number, values: {}, faults: [] };
-        map.forEach((c, i) => {
-          if (!c) return;
-          const v = tr.fromCell(c, cells[i] ?? null);
-          if ('fault' in v) p.faults.push(fault(row.number, t, c.field, v.fault));
-          else if (v.value !== undefined) p.values[c.field] = v.value;
-        });
-        batch.push(p);
-        if (batch.length >= BATCH) await flush();
+    for await (const row of sheetRows(reader)) {
+      const cells = (row.values as unknown[]).map(plainCell);
+      if (!cells.some((v) => v !== null && String(v).trim() !== '')) continue;
+      if (!map) {
+        map = cells.map((v) => (v === null ? undefined : matchColumn(t.columns, String(v).trim())));
+        if (!map.some(Boolean)) throw new ApiError(400, M.headerMismatch);
+        continue;
       }
-      break; // the first worksheet only
+      res.read++;
+      const p: Parsed = { row: row.number, values: {}, faults: [] };
+      map.forEach((c, i) => {
+        if (!c) return;
+        const v = tr.fromCell(c, cells[i] ?? null);
+        if ('fault' in v) p.faults.push(fault(row.number, t, c.field, v.fault));
+        else if (v.value !== undefined) p.values[c.field] = v.value;
+      });
+      batch.push(p);
+      if (batch.length >= BATCH) await flush();
     }
     await flush();
     await inflight;
@@ -173,9 +188,9 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     res.committed = true;
   } catch (e) {
     if (!(e instanceof Rollback)) {
-      if (e instanceof ApiError) throw e;
-      // exceljs could not read the file: not a workbook after all (a renamed file, a damaged zip)
-      if (!(e instanceof Error) || !/database|relation|column|syntax|violates/i.test(e.message)) throw new ApiError(400, M.wrongFormat);
+      // exceljs could not read the file: not a workbook after all (a damaged zip, XML that is no sheet); any
+      // other failure (the database, a bug) is the server's and stays a 500, logged, never the user's file
+      if (e instanceof UnreadableWorkbook) throw new ApiError(400, M.wrongFormat);
       throw e;
     }
     res.inserted = 0;
@@ -187,12 +202,6 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
   if (res.faults.length) await writeErrors(res.faults, o.lang, path.join(o.folder, 'errors.xlsx'));
   await o.report({ progress: 100, read: res.read, written: res.inserted + res.updated, failed: res.failed });
   return res;
-}
-
-/** The template column a header cell names: its zh or en header, or its field name. */
-function matchColumn(columns: TemplateColumn[], text: string): TemplateColumn | undefined {
-  const low = text.toLowerCase();
-  return columns.find((c) => c.title === text || c.titleEn.toLowerCase() === low || c.field.toLowerCase() === low);
 }
 
 /** The JSON key of a row's key values, or null when a key field is empty. */
@@ -234,7 +243,7 @@ async function processBatch(engine: ResourceEngine, user: AuthUser, t: LoadedTem
       }
       try {
         engine.validate(r, values);
-        for (const f of orderFaults(rules, values)) p.faults.push(fault(p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
+        for (const f of ruleFaults(rules, values)) p.faults.push(fault(p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
       } catch (e) {
         if (!(e instanceof ValidationError)) throw e;
         for (const f of e.fields) p.faults.push(fault(p.row, t, f.field.split('.')[0], { zh: f.message, en: f.messageEn }));
@@ -401,32 +410,4 @@ async function updateRow(engine: ResourceEngine, user: AuthUser, r: Resource, va
     trx,
   );
   return row;
-}
-
-/** Writes the error workbook: row, column, message (in `lang`), one fault a line, streamed. */
-export async function writeErrors(faults: RowFault[], lang: Lang, file: string): Promise<void> {
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true });
-  const ws = wb.addWorksheet(M.errorSheet[lang]);
-  const [a, b, c] = M.errorHeaders[lang];
-  ws.columns = [
-    { header: a, key: 'row', width: 8 },
-    { header: b, key: 'column', width: 24 },
-    { header: c, key: 'message', width: 60 },
-  ];
-  ws.getRow(1).font = { bold: true };
-  ws.getRow(1).commit();
-  let n = 0;
-  for (const f of faults) {
-    ws.addRow({ row: f.row, column: lang === 'en' ? f.columnEn : f.column, message: lang === 'en' ? f.messageEn : f.message }).commit();
-    if (++n % 1000 === 0) await drained(ws);
-  }
-  ws.commit();
-  await wb.commit();
-}
-
-/** The answer's message for faults: the first 20 as 第N行{列}：消息, joined with '、' (spec 002 §8). */
-export function faultText(faults: RowFault[], lang: Lang): string {
-  const shown = faults.slice(0, 20).map((f) => M.rowFault(f.row, lang === 'en' ? f.columnEn : f.column, lang === 'en' ? f.messageEn : f.message)[lang]);
-  if (faults.length > 20) shown.push(M.more(faults.length - 20)[lang]);
-  return shown.join('、');
 }

@@ -1,6 +1,6 @@
 /**
  * The Excel area (spec 002 §2, §4, §5, §7, §8; DESIGN §8 "Excel"; issue 13): templates and their columns
- * (templates.ts), export (export.ts) and import (import.ts, import-route.ts) through exceljs's streaming reader
+ * (templates.ts), export (export.ts) and import (import.ts, import-route.ts, its faults: error-workbook.ts) through exceljs's streaming reader
  * and writer, both as jobs when large (core/jobs.ts), the cells' translation (translate.ts), the report list of
  * generated files (report.ts), and the seeded templates (seed.ts). Its tables come from its schemas
  * (schemas/system/exceltemplate.json, exceltemplatedetail.json, report.json) through table sync.

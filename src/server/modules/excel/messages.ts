@@ -28,7 +28,7 @@ export const M = {
   duplicateInFile: (row: number): Text => ({ zh: `与第 ${row} 行重复`, en: `Duplicates row ${row}` }),
   fieldUnknown: (f: string): Text => ({ zh: `字段 ${f} 不存在`, en: `There is no field ${f}` }),
   rowFault: (row: number, col: string, msg: string): Text => ({ zh: `第${row}行{${col}}：${msg}`, en: `Row ${row} {${col}}: ${msg}` }),
-  failedSummary: (n: number): Text => ({ zh: `导入失败，共 ${n} 处错误，未导入任何数据`, en: `Import failed: ${n} errors, nothing was imported` }),
+  failedSummary: (n: number): Text => ({ zh: `导入失败，共 ${n} 处错误，未导入任何数据`, en: `Import failed: ${n} error${n === 1 ? '' : 's'}, nothing was imported` }),
   more: (n: number): Text => ({ zh: `等 ${n} 处错误，详见错误文件`, en: `and ${n} more: see the error workbook` }),
   imported: (inserted: number, updated: number): Text => ({ zh: `导入成功：新增 ${inserted} 条，更新 ${updated} 条`, en: `Imported: ${inserted} added, ${updated} updated` }),
   partial: (written: number, failed: number): Text => ({ zh: `导入完成：成功 ${written} 条，失败 ${failed} 条，失败的行见错误文件`, en: `Import done: ${written} rows written, ${failed} failed (see the error workbook)` }),

@@ -14,6 +14,10 @@
  * | GET  /api/system/exceltemplate/getTableColumn?templateId= | the same for the template's table, with `used`          |
  * | POST /api/system/exceltemplatedetail/move?id=&direction=  | swaps the column with its neighbour (up / down)         |
  *
+ * Access: any signed-in user reads templates (list, detail, detailByCode: the Excel toolbar of every list);
+ * the table and field catalogue (getAllTable, getTableColumnByTableName, getTableColumn) needs the template
+ * menu's add or edit button (403 otherwise); writes and move need the menu's buttons as every resource.
+ *
  * Rules (engine hooks, inside the write's transaction): a template's table must be one `getAllTable` offers and
  * its key fields fields of that resource; a column's field must be a field of its template's resource
  * (server-only and write-only fields cannot be columns: an import could not write them).
@@ -130,6 +134,11 @@ export function registerTemplateRoutes(app: FastifyInstance, engine: ResourceEng
   const tpl = () => engine.registry.get(TEMPLATE);
   const det = () => engine.registry.get(DETAIL);
   const tags = [TEMPLATE];
+  /**
+   * The table and field catalogue is for who designs templates (the add or edit button of the template menu):
+   * every signed-in user reads templates (the Excel toolbar of any list needs `detailByCode`), not the tables.
+   */
+  const designer = async (user: AuthUser | null) => engine.authorize(user, tpl(), 'add').catch(() => engine.authorize(user, tpl(), 'edit'));
 
   engine.hooks(TEMPLATE, {
     beforeSubmit({ record }) {
@@ -164,20 +173,20 @@ export function registerTemplateRoutes(app: FastifyInstance, engine: ResourceEng
   });
 
   app.get('/api/system/exceltemplate/getAllTable', { schema: { tags, summary: 'Excel templates: the tables a template may name' } }, async (req) => {
-    await engine.authorize(req.user, tpl(), 'read');
+    await designer(req.user);
     const out = [...engine.registry.resources.values()].filter(templatable).map((r) => ({ tableName: r.schema.table, name: r.schema.name, title: r.schema.title, titleEn: r.schema.titleEn }));
     return ok(out.sort((a, b) => a.tableName.localeCompare(b.tableName)), undefined, req.lang);
   });
 
   app.get('/api/system/exceltemplate/getTableColumnByTableName', { schema: { tags, summary: 'Excel templates: the fields of a table' } }, async (req) => {
-    await engine.authorize(req.user, tpl(), 'read');
+    await designer(req.user);
     const r = resourceByTable(engine, (req.query as Row).tableName);
     if (!r) throw new ApiError(404, M.tableUnknown);
     return ok(describeFields(engine.current(r)), undefined, req.lang);
   });
 
   app.get('/api/system/exceltemplate/getTableColumn', { schema: { tags, summary: "Excel templates: the fields of a template's table, marked used" } }, async (req) => {
-    const user = await engine.authorize(req.user, tpl(), 'read');
+    const user = await designer(req.user);
     const loaded = await loadTemplate(engine, user, (req.query as Row).templateId);
     return ok(describeFields(loaded.resource, new Set(loaded.columns.map((c) => c.field))), undefined, req.lang);
   });

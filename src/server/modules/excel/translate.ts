@@ -194,3 +194,14 @@ export class Translator {
     }
   }
 }
+
+/**
+ * The template column a header cell names: its zh header exactly, else its en header (any case), else its
+ * field name (any case) — in that order over all columns, so that a header is read as the column it titles
+ * before one whose field name it happens to spell (the user template's English 'Name' is `realName`, not the
+ * field `name`, whose header is 'Nickname').
+ */
+export function matchColumn(columns: TemplateColumn[], text: string): TemplateColumn | undefined {
+  const low = text.toLowerCase();
+  return columns.find((c) => c.title === text) ?? columns.find((c) => c.titleEn.toLowerCase() === low) ?? columns.find((c) => c.field.toLowerCase() === low);
+}
