@@ -126,6 +126,16 @@ describe('spider: configuration', () => {
     const g = (await call(s, admin, 'GET', `${T}/getConfigData?id=${id}`)).body.data;
     expect(g.config).toMatchObject({ maxPages: 100, respectRobotsTxt: true, delayMs: 0, linkSelector: 'a[href]', useBrowser: false });
     expect(JSON.parse(g.configJson)).toEqual(g.config);
+    // the form's values: cleared texts ('') and untouched choices (null) mean "not given"
+    const form = { ...config(), nextPageSelector: '', browserId: null, userAgent: '', linkPatterns: [''],
+      rules: [{ name: 'list', urlPattern: '/list\\?', rowSelector: 'li.item', rowXPath: '', fields: [{ name: 'title', selector: 'a', xpath: '', attr: '', pattern: '', process: ['trim'], required: null }] }] };
+    const f = await call(s, admin, 'POST', `${T}/saveConfigData?id=${id}`, form);
+    expect(f.status, JSON.stringify(f.body)).toBe(200);
+    const stored = (await call(s, admin, 'GET', `${T}/getConfigData?id=${id}`)).body.data.config;
+    expect(stored).not.toHaveProperty('nextPageSelector');
+    expect(stored).not.toHaveProperty('browserId');
+    expect(stored.linkPatterns).toEqual([]);
+    expect(stored.rules).toEqual([{ name: 'list', urlPattern: '/list\\?', rowSelector: 'li.item', fields: [{ name: 'title', selector: 'a', process: ['trim'] }] }]);
   });
 });
 

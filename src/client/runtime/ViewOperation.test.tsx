@@ -4,8 +4,10 @@
  * (schemas/spider/task.json) against a fake server: 查看数据 shows the task's collected rows in a RemoteTable
  * whose columns come with the rows, 任务看板 its figures and per-minute chart (ECharts mocked: the chart's
  * data-series is checked), 采集日志 its log with the schema's columns — each reading the clicked row's id
- * (`$row.id`), none calling an endpoint of the operation itself; and the pure helpers (withRowRefs,
- * RemoteTable's columns and cells).
+ * (`$row.id`), none calling an endpoint of the operation itself; the task list's other dialogs — 移动分组
+ * (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData with a column mapping into
+ * platform records), 导出状态 (getExportStatus figures); and the pure helpers (withRowRefs, RemoteTable's
+ * columns and cells).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
@@ -43,6 +45,13 @@ beforeEach(() => {
   server.on('GET', '/api/spider/task/dashboard', ok({ taskStatus: 4, pagesCount: 13, rowsCount: 2, errorCount: 1, jobId: '9', perMinute: [
     { minute: '2026-11-25 10:00:00', time: '10:00', pages: 8, rows: 2, errors: 0 }, { minute: '2026-11-25 10:01:00', time: '10:01', pages: 5, rows: 0, errors: 1 },
   ] }));
+  server.on('GET', '/api/spider/taskgroup/select', ok([{ id: '81', name: '政策' }]));
+  server.on('GET', '/api/blade-user/select', ok([{ id: '91', realName: '张三' }, { id: '92', realName: '李四' }]));
+  server.on('GET', '/api/spider/exportconfig/select', ok([]));
+  server.on('POST', '/api/spider/task/saveMessageUser', ok({ messageUser: ['91'] }));
+  server.on('POST', '/api/spider/task/moveGroup', ok({ moved: 2 }));
+  server.on('POST', '/api/spider/task/exportData', ok({ jobId: '5', table: 'portal/journal' }));
+  server.on('GET', '/api/spider/task/getExportStatus', ok({ jobId: '5', status: 'done', progress: 100, readCount: 9, writtenCount: 9 }));
   server.on('GET', '/api/spider/task/viewLogData', ok({ records: [{ id: '5', level: 'error', url: 'http://127.0.0.1/error500', message: 'status 500', statusCode: 500, rowCount: 0, duration: null, createTime: '2026-11-25 10:01:02' }], total: 1, size: 20, current: 1, pages: 1 }));
 });
 
@@ -86,6 +95,51 @@ describe('view operations of the crawl task list', () => {
     expect(await within(table).findByText('http://127.0.0.1/error500')).toBeTruthy();
     expect(within(table).getByRole('columnheader', { name: 'Duration (ms)' })).toBeTruthy();
     expect(server.calls('/api/spider/task/viewLogData')[0].query).toMatchObject({ id: '72', size: '20' });
+  });
+});
+
+describe('the other operations of the crawl task list', () => {
+  it('moves the checked tasks into a group', async () => {
+    renderApp(<ResourcePage name="spider/task" />);
+    await screen.findByText('政策通知');
+    for (const name of ['政策通知', '期刊目录']) fireEvent.click(within(rowOf(name)).getByRole('checkbox'));
+    fireEvent.click(screen.getByRole('button', { name: '移动分组' }));
+    const dlg = await screen.findByRole('dialog');
+    fireEvent.mouseDown(dlg.querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('政策'));
+    fireEvent.click(within(dlg).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(server.calls('/api/spider/task/moveGroup')).toHaveLength(1));
+    expect(server.calls('/api/spider/task/moveGroup')[0].body).toEqual({ ids: ['71', '72'], groupId: '81' });
+  });
+
+  it('saves the users to notify and exports the rows with a column mapping', async () => {
+    renderApp(<ResourcePage name="spider/task" />);
+    await screen.findByText('政策通知');
+    fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '通知用户' }));
+    let dlg = await screen.findByRole('dialog');
+    fireEvent.mouseDown(dlg.querySelector('.ant-select-selector')!);
+    fireEvent.click(await screen.findByTitle('张三'));
+    fireEvent.click(within(dlg).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(server.calls('/api/spider/task/saveMessageUser')).toHaveLength(1));
+    expect(server.calls('/api/spider/task/saveMessageUser')[0]).toMatchObject({ query: { id: '71' }, body: { userIds: ['91'] } });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '导出数据' }));
+    dlg = await screen.findByRole('dialog');
+    fireEvent.click(within(dlg).getByLabelText('平台记录（期刊等）'));
+    fireEvent.change(within(dlg).getAllByRole('textbox')[0], { target: { value: 'portal/journal' } });
+    fireEvent.click(within(dlg).getByRole('button', { name: /添\s*加/ }));
+    const [field, column] = within(dlg).getAllByRole('textbox').slice(1);
+    fireEvent.change(field, { target: { value: 'title' } });
+    fireEvent.change(column, { target: { value: 'journalName' } });
+    fireEvent.click(within(dlg).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(server.calls('/api/spider/task/exportData')).toHaveLength(1));
+    expect(server.calls('/api/spider/task/exportData')[0]).toMatchObject({ query: { id: '71' }, body: { targetType: 'records', tableName: 'portal/journal', columns: [{ field: 'title', column: 'journalName' }] } });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '导出状态' }));
+    const stat = await screen.findByTestId('kc-chart');
+    await waitFor(() => expect(JSON.parse(stat.dataset.series!)).toEqual([{ title: '进度', value: 100 }, { title: '已导出', value: 9 }, { title: '已读取', value: 9 }]));
   });
 });
 

@@ -81,7 +81,8 @@ export function selectionFault(op: ListOperation, count: number): 'rt.selectOne'
 
 /**
  * The dialog's first values: `initial.values` (`{ field: '$row.<field>' }`, only with one row), then the
- * `initial.endpoint` answer's properties mapped by `initial.map` (`{ field: answerProperty }`; unmapped = none).
+ * `initial.endpoint` answer's properties mapped by `initial.map` (`{ field: answerProperty }`, a dotted path into
+ * the answer — `config.startUrls` — allowed; unmapped or absent = none).
  * A comma-separated string answered for an array field of the dialog is split (`roleId` '1,2' → ['1', '2']).
  */
 export function initialValues(op: ListOperation, ctx: OperationContext, answer?: unknown): Row {
@@ -97,7 +98,7 @@ export function initialValues(op: ListOperation, ctx: OperationContext, answer?:
   }
   if (answer && typeof answer === 'object') {
     for (const [field, prop] of Object.entries(op.initial?.map ?? {})) {
-      const v = (answer as Row)[prop];
+      const v = prop.split('.').reduce<unknown>((cur, part) => (cur && typeof cur === 'object' ? (cur as Row)[part] : undefined), answer);
       if (v !== undefined) out[field] = shape(field, v);
     }
   }

@@ -157,12 +157,22 @@ function checkXPathOf(x: string | undefined): void {
 }
 
 /**
- * Checks `input` and answers it with the defaults filled in (a copy); throws `ConfigError` with the first
- * problem's message.
+ * `v` without empty values: in objects a key whose value is null or '' is left out, in arrays such items are
+ * dropped (a form sends a cleared text as '' and an untouched choice as null: both mean "not given").
+ */
+function dropEmpty(v: unknown): unknown {
+  if (Array.isArray(v)) return v.filter((x) => x !== null && x !== '').map(dropEmpty);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && x !== '').map(([k, x]) => [k, dropEmpty(x)]));
+  return v;
+}
+
+/**
+ * Checks `input` and answers it with the defaults filled in (a copy; empty values dropped first: `dropEmpty`);
+ * throws `ConfigError` with the first problem's message.
  */
 export function checkConfig(input: unknown): SpiderConfig {
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ConfigError(CONFIG_MESSAGES.invalid);
-  const c = structuredClone(input) as Record<string, unknown>;
+  const c = dropEmpty(input) as Record<string, unknown>;
   if (!validate(c)) {
     const path = validate.errors?.[0]?.instancePath ?? '';
     if (path.startsWith('/startUrls') || validate.errors?.[0]?.params && (validate.errors[0].params as Record<string, unknown>).missingProperty === 'startUrls') throw new ConfigError(CONFIG_MESSAGES.startUrls);
