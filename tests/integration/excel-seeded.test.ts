@@ -62,6 +62,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   if (s) await q(`UPDATE blade_user SET is_deleted = 1 WHERE account LIKE $1`, [`${TAG}%`]);
+  if (s) await q(`UPDATE project_baseinfo SET is_deleted = 1 WHERE name LIKE $1`, [`${TAG}%`]);
   await s?.close();
 });
 
@@ -89,7 +90,7 @@ describe('seeded templates', () => {
     expect((await templateOf(other, 'user')).id).not.toBe(user.id); // each tenant its own
   });
 
-  it("the project declarations' template exports exactly the project list (filters, the caller's tenant)", async () => {
+  it("the project declarations' template exports exactly the project list (filters, the caller's tenant), and an exported row imports back", async () => {
     const t = await templateOf(kygl, 'project_baseinfo');
     const list = await call(s, kygl, 'GET', '/api/project/baseinfo/list?size=500');
     expect(list.status, list.body.msg).toBe(200);
@@ -108,6 +109,16 @@ describe('seeded templates', () => {
     expect(exp.slice(1).map((r) => r[nameCol]).sort()).toEqual(filtered.body.data.records.map((r: Json) => r.name).sort());
     // another tenant cannot use the template
     expect((await call(s, other, 'GET', `${T}/exportData?templateId=${t.id}`)).status).toBe(404);
+    // an exported declaration, renamed, imports back as a new one of the caller's tenant
+    const copy = exp[1].map((v, i) => (i === nameCol ? `${TAG} 导入项目` : v === '' ? null : v));
+    const res2 = await importFile(kygl, await workbook([exp[0], copy]), t.id);
+    expect(res2.status, res2.body.msg).toBe(200);
+    expect(res2.body.msg).toBe('导入成功：新增 1 条，更新 0 条');
+    const back = await call(s, kygl, 'GET', `/api/project/baseinfo/list?name=${encodeURIComponent(`${TAG} 导入项目`)}`);
+    const orig = filtered.body.data.records[0];
+    expect(back.body.data.records).toHaveLength(1);
+    expect(back.body.data.records[0]).toMatchObject({ code: orig.code, startDate: orig.startDate, endDate: orig.endDate, deptId: orig.deptId });
+    expect(await countRows(s, 'project_baseinfo', "name = $1 AND tenant_id = '000000' AND is_deleted = 0", [`${TAG} 导入项目`])).toBe(1);
   });
 });
 
