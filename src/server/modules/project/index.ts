@@ -8,6 +8,8 @@
  *   project and their scores);
  * - declaration.ts: the budget arithmetic, the fixed states, the group company, the save progress;
  *   routes.ts: the declaration's own lists and calls; expert.ts: picking rules and submitComment;
+ *   dashboard.ts: the project figures of the home page (myProjectNumber, companyProjectNumber,
+ *   companyProjectMoney, expertProject);
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -21,6 +23,7 @@ import { PROJECT_DICTIONARIES } from './dictionaries.js';
 import { registerDeclarationHooks, PROJECT } from './declaration.js';
 import { registerDeclarationRoutes } from './routes.js';
 import { registerExpert } from './expert.js';
+import { registerProjectDashboard } from './dashboard.js';
 import { migrations } from './migrations.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
@@ -76,6 +79,7 @@ export const module: Module = {
     registerDeclarationHooks(db, k.engine);
     registerDeclarationRoutes(app, { db, engine: k.engine, org: k.org });
     registerExpert(app, db, k.engine, k.org);
+    registerProjectDashboard(app, { db, engine: k.engine, org: k.org });
   },
   async seed(k) {
     const db = k.database.db;
