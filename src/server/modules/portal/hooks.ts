@@ -8,6 +8,8 @@
  * - portal/content: a new record gets `createCompany`, the name of the caller's company (the nearest
  *   company department above the caller's, else the department itself); `pushChannel` must name channels of
  *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x).
+ * - portal/site: a `domain` (lower-cased) belongs to one live site across tenants (400 该域名已被其他门户站点使用);
+ *   after a site is written the public pages' domain map is dropped (`siteChanged`).
  * - the `portalPublish` flow (schemas/flows/portal-publish.bpmn, the schema's `actions.flow`): after each step
  *   (in its transaction) `isRelease` is 1 and `releaseTime` now when the content becomes released (status 4),
  *   else `isRelease` 0; answers the record as stored.
@@ -39,13 +41,29 @@ export function sanitizeRichText(html: string): string {
   return sanitizeHtml(html, SANITIZE);
 }
 
+export const SITE_RESOURCE = 'portal/site';
+
 export const M = {
+  domainTaken: { zh: '该域名已被其他门户站点使用', en: 'Another portal site uses the domain' },
   pushUnknown: { zh: '推送栏目不存在', en: 'A channel to show the content in does not exist' },
   attrTwice: (a: string) => ({ zh: `扩展属性重复：${a}`, en: `Attribute given twice: ${a}` }),
 };
 
 /** Registers the hooks and the flow handler of the module comment. */
-export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: OrgCache; actions: ActionRunner }): void {
+export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: OrgCache; actions: ActionRunner; siteChanged?: () => void }): void {
+  d.engine.hooks(SITE_RESOURCE, {
+    async beforeSubmit({ isNew, record, existing, trx }) {
+      const domain = String(record.domain ?? (isNew ? '' : (existing?.domain ?? ''))).trim().toLowerCase();
+      if (record.domain !== undefined) record.domain = domain;
+      if (!domain) return;
+      const taken = await sql`SELECT 1 FROM portal_site WHERE is_deleted = 0 AND lower(domain) = ${domain} AND id <> ${isNew ? '0' : String(existing?.id)}::bigint LIMIT 1`.execute(trx);
+      if (taken.rows.length) throw new ApiError(400, M.domainTaken);
+    },
+    afterCommit() {
+      d.siteChanged?.();
+    },
+  });
+
   d.engine.hooksAll({
     beforeSubmit({ resource, record }) {
       for (const f of resource.fields) {

@@ -9,7 +9,8 @@
  *   `portal/site` (public sites: title, domain, channels, theme);
  * - hooks.ts: rich text sanitised on the server for every RichText field, the content's rules and the
  *   publishing flow's handler; routes.ts: the calls beyond the generic ones and the access statistics;
- *   public.ts: the public pages (no login, released content only, counted); gpt.ts: searchByGPT;
+ *   public.ts: the public pages (no login, released content only, counted; a site's domain leads to it) with
+ *   public-files.ts (the released content's files without login); gpt.ts: searchByGPT;
  *   download.ts: downLoadAchievement (the chosen contents with their attachments as a .zip);
  * - records.ts: journal, CNKI and portal records (schemas with `portalRecord`: portal/journal, portal/cnki,
  *   portal/record) — deleteAll, deleteRuplicate, export-to-portal(-one); import.ts with cnki.ts: import-qikan
@@ -22,6 +23,7 @@ import { registerPortalHooks } from './hooks.js';
 import { registerImportRoutes } from './import.js';
 import { migrations } from './migrations.js';
 import { registerPublicPages } from './public.js';
+import { registerPublicFiles } from './public-files.js';
 import { registerRecordRoutes } from './records.js';
 import { registerPortalRoutes } from './routes.js';
 
@@ -30,11 +32,12 @@ export const module: Module = {
   migrations,
   async routes(app, k) {
     const db = k.database.db;
-    registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions });
+    const pages = registerPublicPages(app, db);
+    registerPublicFiles(app, { db, dataDir: k.config.dataDir });
+    registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions, siteChanged: () => pages.domainsChanged() });
     registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
     registerGptRoutes(app, { db, engine: k.engine });
     registerDownloadRoute(app, { db, engine: k.engine, dataDir: k.config.dataDir });
-    registerPublicPages(app, db);
     registerRecordRoutes(app, { db, engine: k.engine });
     await registerImportRoutes(app, { engine: k.engine, jobs: k.jobs });
   },

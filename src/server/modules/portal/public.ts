@@ -11,6 +11,10 @@
  *   (`/api/es/public/search`, released content of the tenant, ranked and highlighted);
  * - `GET /site/assets/site.css` — the pages' style sheet (no inline script anywhere: the CSP stays on).
  *
+ * - `GET /` on the host named by a site's `domain` (spec 002 portal/site) — a redirect to that site's home;
+ * - `GET /site/:siteId/article/:id/file/…` — the content's files (public-files.ts; their links on these pages
+ *   are rewritten to it, as the stored-file links answer signed-in users only).
+ *
  * A site that does not exist, is removed or disabled, and content that is not released, removed or of another
  * tenant are 404 pages. Texts are Chinese, or English with `?lang=en` or an English Accept-Language.
  */
@@ -18,6 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { RELEASED, sanitizeRichText } from './hooks.js';
+import { publicLinks } from './public-files.js';
 
 type Row = Record<string, any>;
 type Lang = 'zh' | 'en';
@@ -51,11 +56,30 @@ main{max-width:960px;margin:24px auto;background:#fff;padding:24px 32px;border-r
 form.search{display:inline-block;float:right}form.search input{padding:4px 8px}ul.list{list-style:none;padding:0}
 ul.list li{padding:10px 0;border-bottom:1px dashed #e5e6eb}ul.list time{float:right;color:#888;font-size:13px}
 .meta{color:#888;font-size:13px;margin-bottom:16px}.meta span{margin-right:16px}article img{max-width:100%}
-em{color:#c0392b;font-style:normal}.hl{color:#555;font-size:14px}.pager a{margin-right:12px}
+em{color:#c0392b;font-style:normal}img.banner{width:100%;max-height:240px;object-fit:cover;margin-bottom:16px}img.cover{width:96px;height:64px;object-fit:cover;float:left;margin-right:12px}ul.list li:after{content:"";display:block;clear:both}.hl{color:#555;font-size:14px}.pager a{margin-right:12px}
 body.theme-green header{background:#2e7d32}body.theme-blue header{background:#1565c0}`;
 
-/** Mounts the pages of the module comment. */
-export function registerPublicPages(app: FastifyInstance, db: Db): void {
+/** Mounts the pages of the module comment; answers `domainsChanged()`, to call after a site is written. */
+export function registerPublicPages(app: FastifyInstance, db: Db): { domainsChanged(): void } {
+  // a site's domain: that host's root is the site's home (the domains of live sites, kept 30 s per node)
+  let domains = { at: 0, map: new Map<string, string>() };
+  const siteOfHost = async (host: string): Promise<string | undefined> => {
+    if (Date.now() - domains.at > 30_000) {
+      const r = await sql<{ id: string; domain: string }>`SELECT id::text AS id, lower(domain) AS domain FROM portal_site
+          WHERE is_deleted = 0 AND enabled = true AND coalesce(domain, '') <> '' ORDER BY id`.execute(db);
+      const map = new Map<string, string>();
+      for (const x of r.rows) if (!map.has(x.domain)) map.set(x.domain, x.id);
+      domains = { at: Date.now(), map };
+    }
+    return domains.map.get(host) ?? domains.map.get(host.replace(/:\d+$/, ''));
+  };
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method !== 'GET' || (req.url !== '/' && !req.url.startsWith('/?'))) return;
+    const host = String(req.headers.host ?? '').trim().toLowerCase();
+    const id = host ? await siteOfHost(host) : undefined;
+    if (id) return reply.redirect(`/site/${id}`);
+  });
+
   const langOf = (req: FastifyRequest): Lang => {
     const l = (req.query as Row).lang;
     if (l === 'en' || l === 'zh') return l;
@@ -98,7 +122,7 @@ export function registerPublicPages(app: FastifyInstance, db: Db): void {
 
   const listItems = (s: Row, rows: Row[], lang: Lang) =>
     rows.length
-      ? `<ul class="list">${rows.map((c) => `<li><a href="/site/${s.id}/article/${c.id}">${esc(c.title)}</a><time>${esc(c.day ?? '')}</time></li>`).join('')}</ul>`
+      ? `<ul class="list">${rows.map((c) => `<li>${typeof c.cover === 'string' && c.cover.startsWith('/') ? `<img class="cover" src="${esc(publicLinks(c.cover, s.id, c.id))}" alt="">` : ''}<a href="/site/${s.id}/article/${c.id}">${esc(c.title)}</a><time>${esc(c.day ?? '')}</time></li>`).join('')}</ul>`
       : `<p>${T.none[lang]}</p>`;
   const pageNo = (req: FastifyRequest) => {
     const p = String((req.query as Row).page ?? '1');
@@ -112,7 +136,7 @@ export function registerPublicPages(app: FastifyInstance, db: Db): void {
     const s = await site(req.params.siteId);
     if (!s) return notFound(reply, lang, null);
     const ids = (await channelsOf(s)).map((c) => c.id);
-    const rows = await sql<Row>`SELECT id::text AS id, title, to_char(release_time, 'YYYY-MM-DD') AS day FROM portal_content
+    const rows = await sql<Row>`SELECT id::text AS id, title, cover_image AS cover, to_char(release_time, 'YYYY-MM-DD') AS day FROM portal_content
         WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_status = ${RELEASED} AND channel_id = ANY(${ids}::bigint[])
         ORDER BY is_top DESC NULLS LAST, release_time DESC NULLS LAST, id DESC LIMIT 20`.execute(db);
     await count(req, s, 'home', null, null);
@@ -125,7 +149,7 @@ export function registerPublicPages(app: FastifyInstance, db: Db): void {
     const channel = s ? (await channelsOf(s)).find((c) => c.id === req.params.channelId) : undefined;
     if (!s || !channel) return notFound(reply, lang, s);
     const p = pageNo(req);
-    const rows = await sql<Row>`SELECT id::text AS id, title, to_char(release_time, 'YYYY-MM-DD') AS day FROM portal_content
+    const rows = await sql<Row>`SELECT id::text AS id, title, cover_image AS cover, to_char(release_time, 'YYYY-MM-DD') AS day FROM portal_content
         WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_status = ${RELEASED}
           AND (channel_id = ${channel.id}::bigint OR push_channel::jsonb ? ${channel.id})
         ORDER BY is_top DESC NULLS LAST, release_time DESC NULLS LAST, id DESC LIMIT 21 OFFSET ${(p - 1) * 20}`.execute(db);
@@ -141,16 +165,18 @@ export function registerPublicPages(app: FastifyInstance, db: Db): void {
     if (!s || !isId(req.params.id)) return notFound(reply, lang, s);
     const r = await sql<Row>`UPDATE portal_content SET visits = coalesce(visits, 0) + 1
         WHERE id = ${req.params.id}::bigint AND tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_status = ${RELEASED}
-        RETURNING id::text AS id, channel_id::text AS channel_id, title, author, source, content, files, to_char(release_time, 'YYYY-MM-DD HH24:MI') AS at`.execute(db);
+        RETURNING id::text AS id, channel_id::text AS channel_id, title, author, source, content, files, banner, to_char(release_time, 'YYYY-MM-DD HH24:MI') AS at`.execute(db);
     const c = r.rows[0];
     if (!c) return notFound(reply, lang, s);
     await count(req, s, 'article', c.channel_id, c.id);
     const comments = await sql<Row>`SELECT nickname, comment, to_char(create_time, 'YYYY-MM-DD HH24:MI') AS at FROM portal_content_comment
         WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_id = ${c.id}::bigint AND audit_status = 1 ORDER BY create_time DESC LIMIT 100`.execute(db);
     const files = (Array.isArray(c.files) ? c.files : []).filter((f: Row) => typeof f?.link === 'string' && f.link.startsWith('/'));
+    const link = (x: string) => publicLinks(x, s.id, c.id);
+    const banner = typeof c.banner === 'string' && (c.banner.startsWith('/') || /^https?:\/\//.test(c.banner)) ? `<img class="banner" src="${esc(link(c.banner))}" alt="">` : '';
     const meta = [c.author && `<span>${T.author[lang]}：${esc(c.author)}</span>`, c.source && `<span>${T.source[lang]}：${esc(c.source)}</span>`, c.at && `<span>${T.released[lang]}：${esc(c.at)}</span>`].filter(Boolean).join('');
-    const body = `<article><h2>${esc(c.title)}</h2><div class="meta">${meta}</div><div class="body">${sanitizeRichText(String(c.content ?? ''))}</div>
-      ${files.length ? `<h3>${T.files[lang]}</h3><ul>${files.map((f: Row) => `<li><a href="${esc(f.link)}">${esc(f.originalName ?? f.name ?? f.link)}</a></li>`).join('')}</ul>` : ''}
+    const body = `<article>${banner}<h2>${esc(c.title)}</h2><div class="meta">${meta}</div><div class="body">${link(sanitizeRichText(String(c.content ?? '')))}</div>
+      ${files.length ? `<h3>${T.files[lang]}</h3><ul>${files.map((f: Row) => `<li><a href="${esc(link(f.link))}">${esc(f.originalName ?? f.name ?? f.link)}</a></li>`).join('')}</ul>` : ''}
       ${comments.rows.length ? `<h3>${T.comments[lang]}</h3><ul class="list">${comments.rows.map((x) => `<li><b>${esc(x.nickname)}</b>：${esc(x.comment)}<time>${esc(x.at)}</time></li>`).join('')}</ul>` : ''}</article>`;
     return page(reply, lang, s, `${c.title} - ${s.title}`, body);
   });
@@ -173,4 +199,9 @@ export function registerPublicPages(app: FastifyInstance, db: Db): void {
     const pager = `<p class="pager">${p > 1 ? `<a href="${qs(p - 1)}">${T.prev[lang]}</a>` : ''}${p * 20 < data.total ? `<a href="${qs(p + 1)}">${T.next[lang]}</a>` : ''}</p>`;
     return page(reply, lang, s, `${T.results[lang]} - ${s.title}`, `<h2>${T.results[lang]}：${esc(keyword)}</h2><p>${T.found[lang].replace('{n}', String(data.total))}</p>${items ? `<ul class="list">${items}</ul>` : ''}${pager}`);
   });
+  return {
+    domainsChanged() {
+      domains = { at: 0, map: new Map() };
+    },
+  };
 }

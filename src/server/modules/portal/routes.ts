@@ -8,7 +8,7 @@
  *   within a channel when given — the filter choices of a channel configured 是否筛选 (3).
  * - `GET /api/portal/content/generateShareQrCode?id=&siteId=` → `{url, qrCode}`: the public page of a released
  *   content on a site showing its channel (the one named, else the first enabled one) and a PNG data URL of
- *   its QR code (qrcode); unreleased content is 400 内容未发布，不能分享, no such site 400 请先配置包含该栏目的门户站点.
+ *   its QR code (qrcode) — on the site's `domain` when it has one, else on the host asked; unreleased content is 400 内容未发布，不能分享, no such site 400 请先配置包含该栏目的门户站点.
  * - `GET /api/portal/channel/listNoPage` → every channel of the tenant (sorted); `GET
  *   /api/portal/channel/getAllChildrenTree?channelId=` → the channel and all below it as a nested tree.
  * - `GET /api/portal/model/listByIds?ids=a,b` → those models; `GET /api/portal/model/options` → models as nodes.
@@ -96,10 +96,10 @@ export function registerPortalRoutes(app: FastifyInstance, d: { db: Db; engine: 
     if (!content) throw new ApiError(404, 'notFound');
     if (String(content.contentStatus) !== RELEASED) throw new ApiError(400, M.notReleased);
     const siteId = idq(req, 'siteId', false);
-    const site = await sql<{ id: string }>`SELECT id::text AS id FROM portal_site WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND enabled = true
+    const site = await sql<{ id: string; domain: string | null }>`SELECT id::text AS id, domain FROM portal_site WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND enabled = true
         AND channel_ids::jsonb ? ${String(content.channelId)} ${siteId ? sql`AND id = ${siteId}::bigint` : sql``} ORDER BY id LIMIT 1`.execute(db);
     if (!site.rows[0]) throw new ApiError(400, M.noSite);
-    const host = String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0].trim();
+    const host = site.rows[0].domain || String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0].trim();
     const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol ?? 'http').split(',')[0].trim();
     const url = `${proto}://${host}/site/${site.rows[0].id}/article/${content.id}`;
     return ok({ url, qrCode: await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 256 }) }, undefined, req.lang);
