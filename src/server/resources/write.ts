@@ -169,6 +169,8 @@ export async function submitRecord(engine: ResourceEngine, r: Resource, user: Au
         if (typeof keyValue !== 'string' && typeof keyValue !== 'number') throw new ApiError(400, 'badParam', { param: r.key });
         const k = String(keyValue);
         if (r.key === 'id' && !isId(k)) throw new ApiError(400, 'badParam', { param: 'id' });
+        // an id names an edit: a caller who may not edit gets 403 before learning whether the id exists
+        if (r.key === 'id') await engine.authorize(user, r, 'edit');
         existing = await engine.findOne(r, user, k, trx, true);
         if (!existing && r.key === 'id') throw new ApiError(404, 'notFound');
       }
