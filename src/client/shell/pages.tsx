@@ -107,17 +107,19 @@ function ResourceMenuPage({ name }: { name: string }) {
   const { data: schema } = useResourceSchema(name);
   const [scope, setScope] = useState<ListEndpoint>('list');
   const offered = (['list', 'list-for-myCompany', 'myList'] as const).filter((e) => schema?.endpoints.includes(e));
+  // a resource without the whole list (the leave requests: only myList) opens on the first scope it offers
+  const active: ListEndpoint = offered.length > 0 && !offered.includes(scope) ? offered[0] : scope;
   return (
     <>
       {offered.length > 1 && (
         <Segmented
           className="kc-list-scope"
-          value={scope}
+          value={active}
           onChange={(v) => setScope(v as ListEndpoint)}
           options={offered.map((e) => ({ value: e, label: t(`scope.${e}`) }))}
         />
       )}
-      <ResourcePage name={name} listEndpoint={scope} can={(code) => perms[code] === true} />
+      <ResourcePage name={name} listEndpoint={active} can={(code) => perms[code] === true} />
     </>
   );
 }
