@@ -1,8 +1,10 @@
 /**
  * Duplicate checking (issue 15): research management uploads two documents as files to check (the add form's
  * upload, a folder of our own), runs a task checking the second against that folder, waits for it to finish in
- * the task list, and opens its result: the two texts side by side with the copied passage highlighted in both.
+ * the task list, and opens its result: the two texts side by side with the copied passage highlighted in both;
+ * the report downloads as .docx.
  */
+import fs from 'node:fs';
 import { button, dialog, expect, formItem, login, test } from './fixtures.js';
 
 const PASSAGE = '采用间歇式横向通风处理四十二天后表层粮温明显降低百分之十八，仓内湿度保持平稳，未发现储粮害虫';
@@ -58,4 +60,12 @@ test('upload two documents, run a task, see the highlighted passages', async ({ 
   // the stored texts are normalised (NFKC: the full-width comma becomes ',')
   await expect(left).toHaveText(PASSAGE.normalize('NFKC'));
   await expect(right).toHaveText(PASSAGE.normalize('NFKC'));
+
+  // the report downloads as .docx (a zip package: PK)
+  const download = page.waitForEvent('download');
+  await detail.getByRole('button', { name: /下载报告/ }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/\.docx$/);
+  const bytes = fs.readFileSync((await file.path())!);
+  expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
 });
