@@ -164,6 +164,21 @@ describe('users through the Excel template', () => {
     expect(await countRows(s, 'blade_user', 'account = $1', [`${TAG}c`])).toBe(0);
   });
 
+  it('a workbook of blade-user/export-user, edited, imports back through the user template (overwrite by account)', async () => {
+    const t = await templateOf(admin, 'user');
+    const res = await call(s, admin, 'GET', `/api/blade-user/export-user?account=${TAG}b`);
+    expect(res.status).toBe(200);
+    const rows = await sheetRows(res.res.rawPayload);
+    expect(rows).toHaveLength(2);
+    const name = rows[0].indexOf('用户姓名');
+    rows[1][name] = '改名乙';
+    // the columns the template does not know (roles, locked, created) are left aside
+    const back = await importFile(admin, await workbook(rows), t.id, '1');
+    expect(back.status, back.body.msg).toBe(200);
+    expect(back.body.msg).toBe('导入成功：新增 0 条，更新 1 条');
+    expect((await q(`SELECT real_name FROM blade_user WHERE account = $1 AND is_deleted = 0`, [`${TAG}b`]))[0].real_name).toBe('改名乙');
+  });
+
   it("another tenant's user template is 404 and writes nothing", async () => {
     const t = await templateOf(admin, 'user');
     const dept = (await q<{ name: string }>(`SELECT dept_name AS name FROM blade_dept WHERE tenant_id = '100001' AND is_deleted = 0 ORDER BY id LIMIT 1`))[0];
