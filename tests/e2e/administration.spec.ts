@@ -12,9 +12,10 @@ import { button, chooseTreeNode, dialog, expect, formItem, login, openLogin, ope
 // a long journey over many screens: generous action time on a busy 2-core machine
 test.use({ actionTimeout: 30_000 });
 
-// a retry runs against the same database: its department, role, account and phone are new ones
+// a retry runs against the same database: its department, role (name and alias), account and phone are new ones
 let DEPT = '储粮技术研究室';
 let ROLE = '仓储研究员';
+let ALIAS = 'cangchu';
 let ACCOUNT = 'cangchu01';
 const NEW_PASSWORD = 'Cangchu#2026';
 let PHONE = '13912345678';
@@ -24,6 +25,7 @@ test.beforeEach(({}, testInfo) => {
   if (!n) return;
   DEPT = `储粮技术研究室${n + 1}`;
   ROLE = `仓储研究员${n + 1}`;
+  ALIAS = `cangchu${n + 1}`;
   ACCOUNT = `cangchu0${n + 1}`;
   PHONE = `1391234567${(8 + n) % 10}`;
 });
@@ -77,7 +79,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   await button(page.locator('.kc-list-page'), '新增').first().click();
   form = dialog(page, '新增');
   await formItem(form, '角色名称').locator('input').fill(ROLE);
-  await formItem(form, '角色别名').locator('input').fill('cangchu');
+  await formItem(form, '角色别名').locator('input').fill(ALIAS);
   await button(form, '保存').click();
   await expect(page.getByText('新增成功')).toBeVisible();
   await row(page, ROLE).getByRole('button', { name: '权限设置' }).click();
@@ -152,3 +154,32 @@ async function changeForcedPassword(page: Page, adminPassword: string, phone: st
   await button(onboarding, '保存并关闭').click();
   await expect(onboarding).toBeHidden();
 }
+
+/**
+ * Issue 9 'client errors submitted by the shell land in the error log' (spec 000 §8): an uncaught error of a
+ * researcher's page is kept in the browser, uploaded on its own, and the administrator finds it in 错误日志
+ * with who, where and what.
+ */
+test('an error of a researcher’s page lands in the error log, where the administrator finds it', async ({ page, password }) => {
+  test.setTimeout(240_000);
+  const MESSAGE = `储粮页面故障${Date.now().toString(36)}`;
+  await login(page, 'kyry', password);
+  await page.evaluate((m) => void setTimeout(() => {
+    throw new Error(m);
+  }, 0), MESSAGE);
+  const kept = () => page.evaluate(() => localStorage.getItem('kc-error-log') ?? '');
+  // kept on this computer first (the upload waits 3 s), then sent and dropped
+  await expect.poll(kept, { timeout: 10_000, intervals: [100] }).toContain(MESSAGE);
+  await expect.poll(kept, { timeout: 60_000 }).not.toContain(MESSAGE);
+  await logout(page);
+
+  await login(page, 'admin', password);
+  await page.locator('.kc-app-tabs').getByRole('button', { name: '系统管理' }).click();
+  await page.locator('.kc-sider').getByRole('menuitem', { name: '日志管理' }).click();
+  await page.locator('.kc-sider').getByRole('menuitem', { name: '错误日志' }).click();
+  const entry = row(page, MESSAGE);
+  await expect(entry).toBeVisible();
+  await expect(entry).toContainText('kyry');
+  await expect(entry).toContainText('client:error');
+  await expect(entry).toContainText('/wel/index');
+});

@@ -20,6 +20,7 @@ import { setErrorToaster, setUnauthorizedHandler, startTokenRefresh } from '../r
 import { useSession } from '../runtime/session.js';
 import { RuntimeEnvProvider } from '../runtime/env.js';
 import { LoginPage } from './LoginPage.js';
+import { rememberReturn } from './return-to.js';
 
 // Only the login route is in the first chunk (DESIGN §10: login JavaScript under 400 KB gzip); the layout, the
 // schema runtime (Formily) and the other pages load when first needed.
@@ -39,7 +40,10 @@ const fallback = <Spin style={{ display: 'block', margin: '20vh auto' }} />;
 function RequireAuth({ children, role = true }: { children: ReactNode; role?: boolean }) {
   const s = useSession();
   const location = useLocation();
-  if (!s.token) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (!s.token) {
+    rememberReturn(location.pathname + location.search);
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
   if (s.locked && location.pathname !== '/lock') return <Navigate to="/lock" replace />;
   if (role && !s.currentRoleId) return <Navigate to="/home" replace />;
   return <>{children}</>;
@@ -86,7 +90,11 @@ export const router = createBrowserRouter([
   ]),
 ]);
 
-setUnauthorizedHandler(() => void router.navigate('/login', { replace: true }));
+setUnauthorizedHandler(() => {
+  // an expired session comes back to the page it was on after the new login
+  rememberReturn(window.location.pathname + window.location.search);
+  void router.navigate('/login', { replace: true });
+});
 
 /** Hands antd's context-aware message API to the API client's error toast. */
 function ToastBridge() {
@@ -101,6 +109,10 @@ export function App() {
     dayjs.locale(s.lang === 'en' ? 'en' : 'zh-cn');
     document.documentElement.lang = s.lang === 'en' ? 'en' : 'zh-CN';
   }, [s.lang]);
+  // the theme colour for the shell's own CSS (the selected sidebar item, the menu search's active hit)
+  useEffect(() => {
+    document.documentElement.style.setProperty('--kc-primary', s.themeColor);
+  }, [s.themeColor]);
   useEffect(() => {
     if (s.token) startTokenRefresh();
   }, [s.token]);

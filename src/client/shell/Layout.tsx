@@ -59,7 +59,9 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
 
   const tabs = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));
   const chain = findByPath(menus, location.pathname);
-  const activeTab = chain?.[0] ?? (fullScreen ? undefined : tabs[0]);
+  // only a menu page has an application tab and a sidebar: a page outside the menu (personal info …) marks no
+  // tab and shows no other tab's menu (issue 18 defect 3)
+  const activeTab = chain?.[0];
   const byId = useMemo(() => new Map(flatten(menus).map((m) => [m.id, m])), [menus]);
   const shown = tabs.length > MAX_TABS ? tabs.slice(0, SHOWN_WHEN_MORE) : tabs;
   const more = tabs.length > MAX_TABS ? tabs.slice(SHOWN_WHEN_MORE) : [];
