@@ -2,7 +2,8 @@
  * The pieces FormDialog and DetailView share:
  *
  * - `formSchemaOf(resource, lang)`: the resource's form localized and prepared for Formily, with the root's
- *   `x-component-props` split off as FormLayout props (`labelWidth` 130 by default, spec 000 §9) and the
+ *   `x-component-props` split off as FormLayout props (`labelWidth` 130 by default, spec 000 §9, wider in English
+ *   and wrapping: label-width.ts) and the
  *   dialog width (`dialogWidth`, default 900).
  * - `useRecordForm(...)`: the Formily form of one record: empty (plus `initialValues`) for an add, or
  *   filled from `GET ${api}/detail?<key>=` for an edit or a view (also answered as `record`); readPretty for
@@ -24,6 +25,7 @@ import type { ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { get, type FieldError } from './api.js';
 import { localizeSchema, prepareFormSchema } from './schema.js';
+import { FORM_LABEL_WIDTH, formItemTitles, labelLayout } from './label-width.js';
 import type { Lang } from '../../shared/contract/lang.js';
 
 
@@ -38,7 +40,10 @@ export function formSchemaOf(resource: ResourceSchema, lang: Lang, node = resour
   const { dialogWidth, ...layout } = (prepared['x-component-props'] ?? {}) as Record<string, unknown>;
   const schema = { ...prepared };
   delete schema['x-component-props'];
-  return { schema, layout: { labelWidth: 130, ...layout }, width: typeof dialogWidth === 'number' ? dialogWidth : 900 };
+  // labels: 130 px in Chinese, what the longest label needs in English, wrapping rather than cut (label-width.ts)
+  // (a schema's own labelWidth is its Chinese width, the base the English one grows from)
+  const base = typeof layout.labelWidth === 'number' ? layout.labelWidth : FORM_LABEL_WIDTH;
+  return { schema, layout: { ...layout, ...labelLayout(formItemTitles(schema), lang, base) }, width: typeof dialogWidth === 'number' ? dialogWidth : 900 };
 }
 
 /**

@@ -36,6 +36,12 @@ describe('FormDialog', () => {
     for (const m of ['请选择登记单位', '请选择项目来源', '请选择成果来源', '请选择专利类型', '请输入申请日期', '请上传附件']) expect(within(dialog).getByText(m)).toBeTruthy();
     expect(server.calls('/api/basic/patent/submit')).toHaveLength(0);
     expect(saveButton().className).not.toContain('ant-btn-loading');
+    // how many fields need attention, and the first of them brought into view with the focus (issue 18 defect 6)
+    const invalid = dialog.querySelectorAll('.ant-formily-item-error').length;
+    expect(invalid).toBeGreaterThanOrEqual(7);
+    expect(await screen.findByText(`有 ${invalid} 项需要修改，请查看标红的字段`)).toBeTruthy();
+    const first = dialog.querySelector('.ant-formily-item-error')!;
+    await waitFor(() => expect(first.contains(document.activeElement)).toBe(true));
   });
 
   it('applies the form properties the designer sets: a disabled form disables its fields', async () => {

@@ -9,13 +9,14 @@
  * their fields, and errors no field takes are listed above the form. (The form is submitted with
  * `form.submit`, whose rejection on invalid input is caught here — DESIGN §13's Submit pitfall.)
  */
-import React, { useMemo, useState } from 'react';
+import React, { useMemo, useRef, useState } from 'react';
 import { Alert, Button, Modal, Spin, message } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { ApiError, post, type FieldError } from './api.js';
 import { useLang } from './hooks.js';
 import { applyServerErrors, clearServerErrors, FormBody, recordOf, formSchemaOf, useRecordForm, UnmatchedErrors } from './FormBody.js';
+import { invalidCount, revealFirstInvalid } from './reveal-invalid.js';
 
 export interface FormDialogProps {
   resource: ResourceSchema;
@@ -36,6 +37,7 @@ export function FormDialog({ resource, open, recordKey, initialValues, onClose, 
   const { form, error } = useRecordForm(resource, { open, recordKey, initialValues });
   const [saving, setSaving] = useState(false);
   const [unmatched, setUnmatched] = useState<FieldError[]>([]);
+  const body = useRef<HTMLDivElement>(null);
   const isNew = recordKey === undefined;
 
   const save = async () => {
@@ -51,6 +53,12 @@ export function FormDialog({ resource, open, recordKey, initialValues, onClose, 
     } catch (e) {
       // invalid input: Formily already shows the messages on the fields; a server 400 names its fields
       if (e instanceof ApiError && e.fields.length) setUnmatched(applyServerErrors(form, e.fields));
+      // either way: say how many fields need attention and bring the first one into view (issue 18 defect 6)
+      const count = invalidCount(form);
+      if (count > 0) {
+        void msg.warning(t('rt.invalidFields', { count }));
+        setTimeout(() => revealFirstInvalid(body.current), 0);
+      }
     } finally {
       setSaving(false);
     }
@@ -77,7 +85,7 @@ export function FormDialog({ resource, open, recordKey, initialValues, onClose, 
       >
         <UnmatchedErrors errors={unmatched} />
         {error && <Alert type="error" showIcon message={error} />}
-        {form ? <FormBody form={form} prepared={prepared} lang={lang} /> : !error && <Spin style={{ display: 'block', margin: '40px auto' }} />}
+        <div ref={body}>{form ? <FormBody form={form} prepared={prepared} lang={lang} /> : !error && <Spin style={{ display: 'block', margin: '40px auto' }} />}</div>
       </Modal>
     </>
   );

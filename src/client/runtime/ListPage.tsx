@@ -53,6 +53,7 @@ import { operationLabel, operationsFor, selectionFault, type OperationContext } 
 import type { ListColumn, ListOperation } from '../../shared/schema/types.js';
 import type { Page as ContractPage } from '../../shared/contract/envelope.js';
 import { ExcelToolbar } from './ExcelToolbar.js';
+import { tableWidth, withColumnWidths } from './column-width.js';
 
 export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -210,7 +211,7 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
         },
       });
     }
-    return cols;
+    return withColumnWidths(cols);
   })();
 
   const toolbar = resource.list?.toolbar ?? [];
@@ -270,7 +271,9 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
         // a long page (100 rows or more) renders only the rows in view (antd's virtual table needs numeric sizes):
         // 200 rows × 20 columns stay within the render budget of DESIGN §10
         virtual={bigPage}
-        scroll={bigPage ? { x: columns.reduce((w, c) => w + (Number(c.width) || 150), 60), y: 640 } : { x: 'max-content' }}
+        // every column has a width and the table scrolls sideways past their sum: the pinned 操作 column never
+        // covers another, and an empty list scrolls to its headers too (issue 18 defect 5)
+        scroll={bigPage ? { x: tableWidth(columns), y: 640 } : { x: tableWidth(columns) }}
         rowSelection={{ selectedRowKeys: selected, onChange: (keys) => setSelected(keys), checkStrictly: true, getCheckboxProps: (row) => ({ disabled: removeLocked(resource, row, actor) }) }}
         expandable={treeMode ? { expandedRowKeys: tree.expanded, onExpand: tree.onExpand } : undefined}
         onChange={onTableChange}

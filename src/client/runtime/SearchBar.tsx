@@ -20,6 +20,7 @@ import i18n from 'i18next';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { SchemaField } from '../components/registry.js';
 import { fieldNodes, localizeSchema } from './schema.js';
+import { formItemTitles, labelLayout } from './label-width.js';
 import type { Lang } from '../../shared/contract/lang.js';
 import { CREATE_TIME_FROM, CREATE_TIME_TO } from '../../shared/contract/query.js';
 
@@ -58,6 +59,12 @@ function searchNode(node: FormNode, operator: string | undefined): Record<string
   return out;
 }
 
+/** The filter bar's label width: 110 px in Chinese, what its longest label needs in English (label-width.ts). */
+const SEARCH_LABEL_WIDTH = 110;
+function searchLabelLayout(properties: Record<string, unknown>, lang: Lang) {
+  return labelLayout(formItemTitles({ properties }), lang, SEARCH_LABEL_WIDTH);
+}
+
 /** The Formily schema of the search form (localized). */
 export function searchSchemaOf(resource: ResourceSchema, lang: Lang): Record<string, any> {
   const nodes = fieldNodes(localizeSchema(resource, lang));
@@ -76,10 +83,15 @@ export function searchSchemaOf(resource: ResourceSchema, lang: Lang): Record<str
       'x-component-props': { format: 'YYYY-MM-DD', placeholder: [i18n.t('rt.startDate', { lng: lang }), i18n.t('rt.endDate', { lng: lang })] },
     };
   }
-  // a responsive grid of search fields (one to four columns, each at least 260px wide)
+  // a date range needs room for both placeholders ("Start date" / "End date" were cut): two grid columns
+  for (const node of Object.values(properties) as Array<Record<string, any>>) {
+    if (node['x-component'] === 'DatePicker.RangePicker') node['x-decorator-props'] = { ...node['x-decorator-props'], gridSpan: 2 };
+  }
+  // a responsive grid of search fields (one to four columns, each at least the label plus 170px of control)
+  const { labelWidth } = searchLabelLayout(properties, lang);
   return {
     type: 'object',
-    properties: { grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { minColumns: 1, maxColumns: 4, minWidth: 260, columnGap: 16 }, properties } },
+    properties: { grid: { type: 'void', 'x-component': 'FormGrid', 'x-component-props': { minColumns: 1, maxColumns: 4, minWidth: Math.max(260, labelWidth + 170), columnGap: 16 }, properties } },
   };
 }
 
@@ -133,7 +145,7 @@ export function SearchBar({ resource, lang, onSearch }: SearchBarProps) {
   return (
     <div className="kc-search" style={{ marginBottom: 16 }}>
       <FormProvider form={form}>
-        <FormLayout labelWidth={110} feedbackLayout="none">
+        <FormLayout {...searchLabelLayout(schema.properties.grid.properties, lang)} feedbackLayout="none">
           <SchemaField schema={schema} />
           <Space style={{ marginTop: 4 }}>
             <Button type="primary" icon={<SearchOutlined />} onClick={() => onSearch(searchParams(resource, form.values))}>

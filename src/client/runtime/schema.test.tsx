@@ -11,6 +11,10 @@ import { fieldLabel, localizeSchema, prepareFormSchema } from './schema.js';
 import { searchParams, searchSchemaOf } from './SearchBar.js';
 import { isBlankCell, renderCell } from './cells.js';
 import { patentSchema, regionSchema } from './fixtures.js';
+import thesisJson from '../../../schemas/basic/thesis.json';
+import bookJson from '../../../schemas/basic/book.json';
+
+const ALL_SCHEMAS = import.meta.glob('../../../schemas/*/*.json', { eager: true, import: 'default' });
 
 const props = (n: any) => n.properties;
 
@@ -25,6 +29,36 @@ describe('localizeSchema', () => {
     const region = localizeSchema(regionSchema.form, 'en') as any;
     expect(props(props(region).grid).regionLevel.description).toBe('Derived from the parent region');
     expect(JSON.stringify(en)).not.toMatch(/"(titleEn|messageEn|labelEn|descriptionEn)"/);
+  });
+
+  it('localizes fields named title or description like any other, and drops the maintainers\' $comment (issue 18 defects 7, 13)', () => {
+    const thesis = localizeSchema(thesisJson.form, 'en') as any;
+    expect(props(props(thesis).grid).title.title).toBe('Thesis title');
+    expect(props(props(thesis).grid).title['x-validator'][0].message).toMatch(/^Please enter/);
+    const book = localizeSchema(bookJson.form, 'en') as any;
+    const bookGrid = JSON.stringify(book);
+    expect(bookGrid).toContain('"title":"Description"');
+    expect(bookGrid).not.toContain('著作简介');
+    for (const json of [patentSchema, thesisJson, bookJson]) {
+      for (const lang of ['zh', 'en'] as const) {
+        const text = JSON.stringify(localizeSchema(json.form, lang));
+        expect(text).not.toContain('$comment');
+        expect(text).not.toContain('由审核操作写入');
+        expect(text).not.toContain('Written by the review actions');
+      }
+    }
+  });
+
+  it('every user-facing description of every schema exists in zh and en', () => {
+    const missing: string[] = [];
+    const walk = (n: any, at: string) => {
+      if (!n || typeof n !== 'object') return;
+      if (typeof n.description === 'string' && typeof n.descriptionEn !== 'string') missing.push(at);
+      for (const [k, v] of Object.entries(n.properties ?? {})) walk(v, `${at}.${k}`);
+      if (n.items) walk(n.items, `${at}[]`);
+    };
+    for (const [file, json] of Object.entries(ALL_SCHEMAS)) walk((json as any).form, file);
+    expect(missing).toEqual([]);
   });
 
   it('keeps the zh texts in zh, and leaves reactions and defaults alone', () => {

@@ -3,7 +3,8 @@
  *
  * - `useResourceSchema(name)`: swr of `GET /api/system/schema/detail?name=` (the published schema, else the
  *   folder's), cached for the session.
- * - `localizeSchema(node, lang)`: a copy in one language. In English `title` ← `titleEn`, `description` ←
+ * - `localizeSchema(node, lang)`: a copy in one language, without the maintainers' notes (`$comment`, never
+ *   shown to users: issue 18 defect 7). In English `title` ← `titleEn`, `description` ←
  *   `descriptionEn`, enum `label` ← `labelEn`, x-validator `message` ← `messageEn`, and `fooEn` ← `foo` inside
  *   `x-component-props` / `x-decorator-props` (placeholders, tooltips); zh keeps the zh texts. Either way the
  *   `…En` companions are consumed (removed), so Formily sees plain Formily. Recursive through properties and
@@ -55,11 +56,17 @@ export function localizeSchema<T>(node: T, lang: Lang): T {
   const src = node as AnyNode;
   const out: AnyNode = {};
   for (const [k, v] of Object.entries(src)) {
-    if (k === 'titleEn' || k === 'descriptionEn') continue;
-    switch (k) {
+    // a note to the schema's maintainers is never shown (issue 18 defect 7)
+    if (k === '$comment') continue;
+    // `title` / `description` are texts only when they are strings: inside a properties map they are the
+    // names of fields (a thesis's `title`, a book's `description`) whose nodes are localized like any other
+    // (issue 18 defect 13: those labels stayed Chinese on English screens)
+    if ((k === 'titleEn' || k === 'descriptionEn') && typeof v === 'string') continue;
+    const text = typeof v === 'string';
+    switch ((k === 'title' || k === 'description') && !text ? '' : k) {
       case 'title':
       case 'description':
-        out[k] = lang === 'en' && src[`${k}En`] !== undefined ? src[`${k}En`] : v;
+        out[k] = lang === 'en' && typeof src[`${k}En`] === 'string' ? src[`${k}En`] : v;
         break;
       case 'enum':
         out.enum = Array.isArray(v)
@@ -85,7 +92,7 @@ export function localizeSchema<T>(node: T, lang: Lang): T {
         out[k] = v && typeof v === 'object' ? localizeSchema(v, lang) : v;
     }
   }
-  if (!('title' in src) && src.titleEn !== undefined && lang === 'en') out.title = src.titleEn;
+  if (!('title' in src) && typeof src.titleEn === 'string' && lang === 'en') out.title = src.titleEn;
   return out as T;
 }
 

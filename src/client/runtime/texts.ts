@@ -29,6 +29,7 @@ export const runtimeTexts: Texts = {
   'rt.selectOne': { zh: '请选择至少一条数据', en: 'Please select at least one record' },
   'rt.removed': { zh: '删除成功', en: 'Deleted successfully' },
   'rt.added': { zh: '新增成功', en: 'Added successfully' },
+  'rt.invalidFields': { zh: '有 {{count}} 项需要修改，请查看标红的字段', en: '{{count}} field(s) need attention: see the ones marked in red' },
   'rt.updated': { zh: '更新成功', en: 'Updated successfully' },
   'rt.total': { zh: '共 {{total}} 条', en: 'Total {{total}}' },
   'rt.totalBounded': { zh: '超过 {{total}} 条', en: 'More than {{total}}' },

@@ -16,8 +16,12 @@ export function LockButton() {
   const [form] = Form.useForm();
   const navigate = useNavigate();
   const location = useLocation();
+  // validateFields rejects when the password is empty: the form shows the message, nothing else happens
+  // (issue 18 defect 1: the rejection used to escape as an uncaught page error)
   const lock = async () => {
-    const { password } = await form.validateFields();
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { password } = values as { password: string };
     updateSession({ locked: true, lockPassword: password, lockedFrom: location.pathname });
     setOpen(false);
     form.resetFields();
@@ -42,7 +46,9 @@ export function LockPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm();
   const unlock = async () => {
-    const { password } = await form.validateFields();
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    const { password } = values as { password: string };
     const s = getSession();
     if (password !== s.lockPassword) {
       void message.error(t('lock.wrong'));

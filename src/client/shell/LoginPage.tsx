@@ -21,6 +21,7 @@ import { ApiError, get, request, storeToken, TOKEN_URL, type TokenAnswer } from 
 import { getSession, updateSession, type SessionRole } from '../runtime/session.js';
 import { LangSwitch } from './LangSwitch.js';
 import { PhoneLogin } from './PhoneLogin.js';
+import { takeReturn } from './return-to.js';
 import { RegisterDialog } from './RegisterDialog.js';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog.js';
 import { SocialButtons, useSocialReturn } from './SocialLogin.js';
@@ -35,7 +36,8 @@ export async function afterLogin(): Promise<string> {
   const info = await get<{ roles: SessionRole[] }>('/api/blade-auth/oauth/user-info');
   const roles = info.roles ?? [];
   updateSession({ roles, currentRoleId: roles.length === 1 ? roles[0].id : undefined, locked: false, tags: [] });
-  return roles.length === 1 ? '/wel/index' : '/home';
+  // one role: straight to the page asked for before the login, if any (return-to.ts); several: the choice first
+  return roles.length === 1 ? takeReturn('/wel/index') : '/home';
 }
 
 export function LoginPage() {

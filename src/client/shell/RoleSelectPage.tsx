@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { mutate } from 'swr';
 import { roleLabel, updateSession, useSession } from '../runtime/session.js';
+import { takeReturn } from './return-to.js';
 
 export function RoleSelectPage() {
   const { t } = useTranslation();
@@ -18,7 +19,7 @@ export function RoleSelectPage() {
   const choose = (id: string) => {
     updateSession({ currentRoleId: id, tags: [] });
     void mutate(() => true, undefined, { revalidate: false });
-    navigate('/wel/index', { replace: true });
+    navigate(takeReturn('/wel/index'), { replace: true });
   };
 
   useEffect(() => {
@@ -39,7 +40,8 @@ export function RoleSelectPage() {
                 </Button>,
               ]}
             >
-              <List.Item.Meta title={roleLabel(r, s.lang)} description={r.roleAlias} />
+              {/* the role's name in the screen's language, never its alias (issue 18 defect 11) */}
+              <List.Item.Meta title={roleLabel(r, s.lang)} />
             </List.Item>
           )}
         />

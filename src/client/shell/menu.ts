@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
 import { useSession } from '../runtime/session.js';
+import { pinyinInitials } from './pinyin.js';
 
 export interface MenuItem {
   id: string;
@@ -80,11 +81,22 @@ export function findByPath(items: MenuItem[], path: string, chain: MenuItem[] = 
   return null;
 }
 
-/** Leaf menus whose name starts with `q`, case-insensitively, in either language (spec 000 §2.5 menu search). */
+/**
+ * Leaf menus matching `q`, case-insensitively: anywhere in the zh or en name, or in the pinyin initials of the
+ * zh name ("设计" and "bdsj" find 表单设计). Spec 000 §2.5 says prefix; issue 18 (defect 4) widened it because
+ * a prefix missed 表单设计 for "设计" and 业务字典 for "字典". Names that start with `q` come first, then the
+ * other hits in menu order; the visible-to-this-role filter is the caller's.
+ */
 export function searchLeaves(items: MenuItem[], q: string): MenuItem[] {
   const needle = q.trim().toLowerCase();
   if (!needle) return [];
-  return leaves(items).filter((m) => m.name.toLowerCase().startsWith(needle) || (m.nameEn ?? '').toLowerCase().startsWith(needle));
+  const rank = (m: MenuItem): number => {
+    const names = [m.name.toLowerCase(), (m.nameEn ?? '').toLowerCase(), pinyinInitials(m.name)];
+    if (names.some((n) => n.startsWith(needle))) return 0;
+    return names.some((n) => n.includes(needle)) ? 1 : -1;
+  };
+  const ranked = leaves(items).map((m) => ({ m, r: rank(m) })).filter((h) => h.r >= 0);
+  return [...ranked.filter((h) => h.r === 0), ...ranked.filter((h) => h.r === 1)].map((h) => h.m);
 }
 
 /** True for paths shown in an iframe under /myiframe (spec 000 §2.4: starting with http or containing html). */

@@ -16,7 +16,7 @@ import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
 import { pageForPath } from '../runtime/menu-pages.js';
 import dashboardJson from '../../../schemas/_pages/dashboard.json';
 import { currentRole, roleLabel, useSession } from '../runtime/session.js';
-import { findByPath, menuLabel, useMenus, useOpenMenu, usePermissions, visibleFor } from './menu.js';
+import { findByPath, menuLabel, useMenus, useOpenMenu, usePermissions, visibleFor, type MenuItem } from './menu.js';
 
 export function ErrorPage({ status }: { status: 404 | 403 | 500 }) {
   const { t } = useTranslation();
@@ -45,6 +45,15 @@ export function IframePage() {
 const dashboardPage = dashboardJson as unknown as PageSchema;
 
 /**
+ * The functions a home card counts: the enabled leaf menus under `m` that the role may see — a disabled item
+ * (功能开发中) is not a function the user has (issue 18 defect 10).
+ */
+export function usableCount(m: MenuItem, roleAlias: string | undefined): number {
+  const kids = (m.children ?? []).filter((c) => c.category === 1 && c.isEnabled && visibleFor(c, roleAlias));
+  return kids.reduce((n, c) => n + ((c.children ?? []).some((g) => g.category === 1) ? usableCount(c, roleAlias) : 1), 0);
+}
+
+/**
  * The home page (full screen, no sidebar): the welcome line and current role, the apps of the role's menu as
  * tiles, then the dashboard page schema (its cards and charts are JSON: schemas/_pages/dashboard.json).
  */
@@ -65,7 +74,7 @@ export function HomePage() {
         {apps.map((m) => (
           <Col key={m.id} xs={24} sm={12} md={8} lg={6}>
             <Card hoverable onClick={() => openMenu(m)} className={m.isEnabled ? undefined : 'kc-menu-disabled'}>
-              <Statistic title={menuLabel(m, lang)} value={(m.children ?? []).filter((c) => c.category === 1).length} suffix={lang === 'en' ? 'menus' : '个功能'} />
+              <Statistic title={menuLabel(m, lang)} value={usableCount(m, role?.roleAlias)} suffix={lang === 'en' ? 'menus' : '个功能'} />
             </Card>
           </Col>
         ))}

@@ -31,6 +31,7 @@ export const shellTexts: Texts = {
   'menu.more': { zh: '更多应用', en: 'More applications' },
   'menu.search': { zh: '搜索菜单', en: 'Search menus' },
   'menu.searchEmpty': { zh: '没有匹配的菜单', en: 'No matching menu' },
+  'menu.searchHint': { zh: '菜单名称或拼音首字母', en: 'Menu name or pinyin initials' },
   'user.dashboard': { zh: '首页', en: 'Dashboard' },
   'user.info': { zh: '个人信息', en: 'User info' },
   'user.switchRole': { zh: '切换角色', en: 'Back to role selection' },
