@@ -27,6 +27,7 @@ import { rememberReturn } from './return-to.js';
 const RoleSelectPage = lazy(() => import('./RoleSelectPage.js').then((m) => ({ default: m.RoleSelectPage })));
 const LockPage = lazy(() => import('./LockPage.js').then((m) => ({ default: m.LockPage })));
 const MainLayout = lazy(() => import('./Layout.js').then((m) => ({ default: m.MainLayout })));
+const RouteError = lazy(() => import('./RouteError.js').then((m) => ({ default: m.RouteError })));
 const ErrorPage = lazy(() => import('./pages.js').then((m) => ({ default: m.ErrorPage })));
 const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomePage })));
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
@@ -63,6 +64,13 @@ function strictRoutes<T extends { element?: ReactNode; children?: T[] }>(routes:
   return routes.map((r) => ({ ...r, element: r.element === undefined ? undefined : strict(r.element), children: r.children && strictRoutes(r.children) }));
 }
 
+/** A page that fails to render: recorded in the client error log, shown as the 500 page inside the layout. */
+const routeError = (
+  <Suspense fallback={fallback}>
+    <RouteError />
+  </Suspense>
+);
+
 export const router = createBrowserRouter([
   // the designer renders outside StrictMode; the login chunk does not import it (a lazy route)
   { path: '/designer/*', element: <RequireAuth><Suspense fallback={fallback}><DesignerPage /></Suspense></RequireAuth> },
@@ -78,13 +86,13 @@ export const router = createBrowserRouter([
   { path: '/wel', element: <Navigate to="/wel/index" replace /> },
   {
     element: <RequireAuth><MainLayout fullScreen /></RequireAuth>,
-    children: [{ path: '/wel/index', element: <HomePage /> }],
+    children: [{ path: '/wel/index', element: <HomePage />, errorElement: routeError }],
   },
   {
     element: <RequireAuth><MainLayout /></RequireAuth>,
     children: [
-      { path: '/userCenter/userinfo', element: <UserInfoPage /> },
-      { path: '*', element: <MenuPage /> },
+      { path: '/userCenter/userinfo', element: <UserInfoPage />, errorElement: routeError },
+      { path: '*', element: <MenuPage />, errorElement: routeError },
     ],
   },
   ]),

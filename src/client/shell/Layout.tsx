@@ -2,7 +2,8 @@
  * The main layout (spec 000 §2.5): top bar with the application tabs (the top-level menus of the current
  * role; when more than 8 exist the first 7 show and the rest go under 更多应用; `isEnabled` false shows
  * 功能开发中; a to-do badge above 0 — tabs and sidebar items count their paths' open to-dos, polled every 3 s,
- * and pushed messages show bottom right: todo.tsx), menu search, language switch, lock button and the user dropdown
+ * and pushed messages show bottom right: todo.tsx), menu search, language switch, lock button, the client error
+ * log's badge (ErrorLogButton.tsx: shown when errors are kept, which it also uploads) and the user dropdown
  * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
  * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed); the tag
  * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
@@ -18,6 +19,7 @@ import { clearSession, currentRole, roleLabel, useSession } from '../runtime/ses
 import { findByPath, menuLabel, useMenus, useOpenMenu, visibleFor, type MenuItem } from './menu.js';
 import { LangSwitch } from './LangSwitch.js';
 import { LockButton } from './LockPage.js';
+import { ErrorLogButton } from './ErrorLogButton.js';
 import { MenuSearch } from './MenuSearch.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
@@ -119,6 +121,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           <MenuSearch menus={menus} />
           <LangSwitch />
           <LockButton />
+          <ErrorLogButton />
           {role && <Tag color="green">{roleLabel(role, lang)}</Tag>}
           <Dropdown menu={{ items: userMenu }}>
             <Button type="text" aria-label="user">
