@@ -168,6 +168,15 @@ describe('duplicate tasks', () => {
     const xml = new PizZip(res.res.rawPayload).file('word/document.xml')!.asText();
     expect(xml).toContain('新申报书.txt');
     expect(xml).toContain(`${r.files[0].similarity}%`);
+    expect(xml).toContain('总相似度');
+    expect(decodeURIComponent(String(res.res.headers['content-disposition']))).toContain('查重报告-');
+    // in English for a caller reading English
+    const en = await call(s, admin, 'GET', `/api/duplicate/duplicatetask/report?id=${r.task.id}`, undefined, { 'accept-language': 'en' });
+    const enXml = new PizZip(en.res.rawPayload).file('word/document.xml')!.asText();
+    expect(enXml).toContain('Overall similarity');
+    expect(enXml).toContain('新申报书.txt');
+    expect(enXml).not.toContain('总相似度');
+    expect(decodeURIComponent(String(en.res.headers['content-disposition']))).toContain('Duplicate-check report-');
   });
 
   it('bad task input: no files, another tenant’s file, an unknown library or algorithm — a message, nothing stored', async () => {
@@ -224,6 +233,9 @@ describe('duplicate algorithms', () => {
     const types = list.body.data.records.map((r: Json) => r.algorithmType);
     expect(types).toEqual(expect.arrayContaining(['winnowing', 'minhash', 'simhash']));
     expect(list.body.data.records.filter((r: Json) => r.isDefault)).toHaveLength(1);
+    const dflt = list.body.data.records.find((r: Json) => r.isDefault);
+    expect((await call(s, admin, 'GET', '/api/duplicate/duplicatealgorithm/options')).body.data[0].title).toBe(`${dflt.name}（默认）`);
+    expect((await call(s, admin, 'GET', '/api/duplicate/duplicatealgorithm/options', undefined, { 'accept-language': 'en' })).body.data[0].title).toBe(`${dflt.name} (default)`);
     const before = await countRows(s, 'duplicate_algorithm');
     const bad = await call(s, admin, 'POST', '/api/duplicate/duplicatealgorithm/submit', { name: `${TAG} mh`, algorithmType: 'minhash', gramSize: 5, hashCount: 100, bandCount: 32, minLength: 20 });
     expect(bad.status).toBe(400);

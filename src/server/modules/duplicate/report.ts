@@ -5,7 +5,8 @@
  * are docxtemplater's `{field}` and `{#loop}…{/loop}`.
  *
  * Content: the task (name, algorithm, finished), then per checked file its overall similarity, its sources
- * (title, similarity, passages) and every passage (its place in the file, the source, the text).
+ * (title, similarity, passages) and every passage (its place in the file, the source, the text). The fixed
+ * texts are in the caller's language (REPORT_TEXTS; a loop's own `title` shadows the report's).
  */
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
@@ -19,17 +20,17 @@ const para = (text: string, opts: { bold?: boolean; size?: number; color?: strin
 function documentXml(): string {
   const body = [
     para('{title}', { bold: true, size: 36 }),
-    para('任务名称 Task：{taskName}'),
-    para('查重算法 Algorithm：{algorithm}'),
-    para('完成时间 Finished：{finishTime}'),
+    para('{lTask}{taskName}'),
+    para('{lAlgorithm}{algorithm}'),
+    para('{lFinished}{finishTime}'),
     para('{#files}'),
-    para('文件 File：{title}', { bold: true, size: 28 }),
-    para('总相似度 Overall similarity：{similarity}%　字数 Characters：{charCount}　相似来源 Sources：{sourceCount}'),
-    para('相似来源 Sources', { bold: true }),
+    para('{lFile}{title}', { bold: true, size: 28 }),
+    para('{lSimilarity}{similarity}%　{lChars}{charCount}　{lSourceCount}{sourceCount}'),
+    para('{lSources}', { bold: true }),
     para('{#sources}'),
-    para('{rank}. {title}　相似度 {similarity}%　段落 {passageCount}'),
+    para('{rank}. {title}　{lSourceSimilarity}{similarity}%　{lPassageCount}{passageCount}'),
     para('{/sources}'),
-    para('相同段落 Matched passages', { bold: true }),
+    para('{lPassages}', { bold: true }),
     para('{#passages}'),
     para('［{start}–{end}］ ← {sourceTitle}［{sourceStart}–{sourceEnd}］', { color: '8C8C8C' }),
     para('{text}', { color: 'C41D1D' }),
@@ -62,11 +63,23 @@ export interface ReportFile {
   passages: Array<{ start: number; end: number; sourceTitle: string; sourceStart: number; sourceEnd: number; text: string }>;
 }
 
-/** The report of a task as a .docx buffer. */
-export function buildReport(data: { taskName: string; algorithm: string; finishTime: string; files: ReportFile[] }): Buffer {
+/** The report's fixed texts in each language (the template's `l…` tags). */
+export const REPORT_TEXTS = {
+  zh: {
+    title: '查重报告', lTask: '任务名称：', lAlgorithm: '查重算法：', lFinished: '完成时间：', lFile: '查重文件：', lSimilarity: '总相似度：', lChars: '字数：',
+    lSourceCount: '相似来源：', lSources: '相似来源', lSourceSimilarity: '相似度 ', lPassageCount: '相同段落 ', lPassages: '相同段落',
+  },
+  en: {
+    title: 'Duplicate-check report', lTask: 'Task: ', lAlgorithm: 'Algorithm: ', lFinished: 'Finished: ', lFile: 'Checked file: ', lSimilarity: 'Overall similarity: ', lChars: 'Characters: ',
+    lSourceCount: 'Similar sources: ', lSources: 'Similar sources', lSourceSimilarity: 'similarity ', lPassageCount: 'passages ', lPassages: 'Matched passages',
+  },
+};
+
+/** The report of a task as a .docx buffer, its fixed texts in `lang` (the caller's language). */
+export function buildReport(data: { taskName: string; algorithm: string; finishTime: string; files: ReportFile[] }, lang: 'zh' | 'en' = 'zh'): Buffer {
   const doc = new Docxtemplater(template(), { paragraphLoop: true, linebreaks: true });
   doc.render({
-    title: '查重报告 Duplicate-check report',
+    ...REPORT_TEXTS[lang],
     ...data,
     files: data.files.map((f) => ({ ...f, sources: f.sources.map((s, i) => ({ ...s, rank: i + 1 })) })),
   });

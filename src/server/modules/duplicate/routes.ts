@@ -13,7 +13,8 @@
  * - `GET /api/duplicate/duplicatetask/getText?id=&documentId=`: the stored text of a document the task's
  *   result names (a checked file or one of its sources) `{id, title, content, link, sourceType, resource,
  *   recordId}` — the two texts the result screen shows side by side; any other document is 404.
- * - `GET /api/duplicate/duplicatetask/report?id=`: the report as .docx (report.ts) of a finished task.
+ * - `GET /api/duplicate/duplicatetask/report?id=`: the report as .docx (report.ts) of a finished task, in the
+ *   caller's language.
  * - `GET <api>/checkRepeat?id=` for every resource whose schema has `duplicateCheck` (no resource is named
  *   here): the record's texts — its label and long texts, and its attachments — checked against the library
  *   kinds the key lists, the record's own documents left out, with the tenant's default algorithm; answers
@@ -34,7 +35,7 @@ import { ensureIndexed } from './documents.js';
 import { TASK_RESOURCE, tenantAlgorithms } from './hooks.js';
 import { algorithmFor } from './job.js';
 import { isUpload, recordText, resolveLibrary, type LibraryKind } from './library.js';
-import { buildReport } from './report.js';
+import { buildReport, REPORT_TEXTS } from './report.js';
 import { normaliseText } from './text.js';
 
 type Row = Record<string, any>;
@@ -84,7 +85,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
   app.get('/api/duplicate/duplicatealgorithm/options', { schema: { tags, summary: 'Algorithms: options for a task' } }, async (req) => {
     const user = await engine.authorize(req.user, res(TASK_RESOURCE), 'read');
     const all = await tenantAlgorithms(db, user.tenantId);
-    return ok(all.map((a) => ({ id: a.id, key: a.id, value: a.id, title: a.isDefault ? `${a.name}（默认）` : a.name })), undefined, req.lang);
+    return ok(all.map((a) => ({ id: a.id, key: a.id, value: a.id, title: a.isDefault ? `${a.name}${req.lang === 'en' ? ' (default)' : '（默认）'}` : a.name })), undefined, req.lang);
   });
 
   app.get('/api/duplicate/duplicatetask/getResult', { schema: { tags, summary: 'Task: overall and per-source similarity and the matched passages of every checked file' } }, async (req) => {
@@ -118,10 +119,10 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
         ...f,
         passages: f.passages.map((p) => ({ ...p, text: (texts.get(f.documentId ?? '') ?? '').slice(p.start, p.end) })),
       })),
-    });
+    }, req.lang);
     return reply
       .header('content-type', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document')
-      .header('content-disposition', attachment(`查重报告-${String(task.name ?? task.id).slice(0, 60)}.docx`))
+      .header('content-disposition', attachment(`${REPORT_TEXTS[req.lang].title}-${String(task.name ?? task.id).slice(0, 60)}.docx`))
       .header('cache-control', 'no-store')
       .send(buf);
   });
