@@ -230,6 +230,7 @@ export function createFixtures(schemas: ResourceSchema[]) {
     }
     if (comp === 'FileUpload' || comp === 'Upload') {
       const stem = `${name}-${at.tag}`;
+      if (props.valueType === 'link') return `/api/blade-resource/oss/endpoint/file/upload/20240108/${stem}.png`;
       return [{ name: `${stem}.pdf`, link: `/upload/20240108/${stem}.pdf`, originalName: `${node.title ?? name}${at.tag}.pdf` }];
     }
     if (node.type === 'array') {

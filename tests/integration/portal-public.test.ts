@@ -121,6 +121,15 @@ describe('files of released content on the public site', () => {
       expect((await publicFile(bad)).status, bad).toBe(404);
   });
 
+  it('refuses a cover or banner that is no link, with the message, storing nothing', async () => {
+    for (const field of ['coverImage', 'banner']) {
+      const bad = await call(s, kygl, 'POST', '/api/portal/content/submit', { channelId, title: `${TAG} 坏图 ${field}`, content: '<p>x</p>', [field]: 'javascript:alert(1)' });
+      expect(bad.status, field).toBe(400);
+      expect(JSON.stringify(bad.body)).toContain('图片地址无效');
+      expect(await countRows(s, 'portal_content', 'title = $1', [`${TAG} 坏图 ${field}`])).toBe(0);
+    }
+  });
+
   it('the share QR code points at the site’s domain', async () => {
     const qr = await call(s, kygl, 'GET', `/api/portal/content/generateShareQrCode?id=${articleId}&siteId=${siteId}`);
     expect(qr.status, JSON.stringify(qr.body)).toBe(200);

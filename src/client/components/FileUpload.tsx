@@ -3,7 +3,9 @@
  * through the renderer environment's API client, so the request carries its headers; spec 000 §7). The envelope's data
  * `{link, name, originalName}` is the stored item; the value is an array of those items.
  *
- * Props: `accept` (`.pdf,.docx,image/*`), `maxSize` (bytes), `maxCount`, `multiple`, `disabled`. Type, size
+ * Props: `accept` (`.pdf,.docx,image/*`), `maxSize` (bytes), `maxCount`, `multiple`, `disabled`, `valueType`
+ * (`'items'`, the default: the value is the array of items; `'link'`: the value is one file's `link` string —
+ * a string field such as a cover image or banner, spec 001 §3 coverImage / banner —, at most one file). Type, size
  * and count are checked here before the upload (the server checks again). While a file uploads the field
  * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links; a click (here and in the edit
  * list) downloads through the environment's `download`, since file links need the api headers.
@@ -27,30 +29,44 @@ export interface FileItem {
 }
 
 export interface FileUploadProps {
-  value?: FileItem[] | null;
-  onChange?: (value: FileItem[]) => void;
+  value?: FileItem[] | string | null;
+  onChange?: (value: FileItem[] | string) => void;
   accept?: string;
   maxSize?: number;
   maxCount?: number;
   multiple?: boolean;
   disabled?: boolean;
+  valueType?: 'items' | 'link';
 }
 
-const asList = (v: FileUploadProps['value']): FileItem[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);
+/** The items of a value: the array itself, or for a link the one item it names (its name is the link's last part). */
+const asList = (v: FileUploadProps['value']): FileItem[] => {
+  if (typeof v === 'string') {
+    const name = v.slice(v.lastIndexOf('/') + 1);
+    return v ? [{ link: v, name, originalName: decodeURIComponent(name) }] : [];
+  }
+  return Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : [];
+};
 
-function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple = true, disabled }: FileUploadProps) {
+function FileUploadInput({ value, onChange, accept, maxSize, maxCount: count, multiple: many = true, disabled, valueType }: FileUploadProps) {
+  const asLink = valueType === 'link';
+  const maxCount = asLink ? 1 : count;
+  const multiple = asLink ? false : many;
   const { t } = useTranslation();
   const [msg, holder] = message.useMessage();
   const env = useEnv();
   const [uploading, setUploading] = useState(0);
-  const latest = useRef<FileItem[]>(asList(value));
+  /** The user's names of the files uploaded here (a link value keeps none). */
+  const names = useRef(new Map<string, string>());
+  const itemsOf = (v: FileUploadProps['value']) => asList(v).map((f) => (names.current.has(f.link) ? { ...f, originalName: names.current.get(f.link) } : f));
+  const latest = useRef<FileItem[]>(itemsOf(value));
   /** Files accepted by beforeUpload and not finished yet (several may be chosen at once). */
   const pending = useRef(0);
-  latest.current = asList(value);
+  latest.current = itemsOf(value);
 
   const change = (next: FileItem[]) => {
     latest.current = next;
-    onChange?.(next);
+    onChange?.(asLink ? (next[0]?.link ?? '') : next);
   };
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {
@@ -76,7 +92,9 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount, multiple 
       const fd = new FormData();
       fd.append('file', file as Blob);
       const saved = await env.request<FileItem>('POST', UPLOAD_URL, { formData: fd });
-      change([...latest.current, { name: saved.name, link: saved.link, originalName: saved.originalName ?? (file as File).name }]);
+      const originalName = saved.originalName ?? (file as File).name;
+      names.current.set(saved.link, originalName);
+      change([...latest.current, { name: saved.name, link: saved.link, originalName }]);
       onSuccess?.(saved);
     } catch (e) {
       onError?.(e as Error);

@@ -96,6 +96,28 @@ describe('FileUpload', () => {
   });
 });
 
+describe('FileUpload with valueType link', () => {
+  const cover = { cover: { type: 'string', title: '封面图', 'x-decorator': 'FormItem', 'x-component': 'FileUpload', 'x-component-props': { accept: '.png,.jpg', valueType: 'link' } } };
+  const LINK = '/api/blade-resource/oss/endpoint/file/upload/20240101/c1.png';
+
+  it('stores the one file’s link as a string, shows it, and offers no second upload until it is removed', async () => {
+    server.on('POST', '/api/blade-resource/oss/endpoint/put-file', ok({ link: LINK, name: 'upload/20240101/c1.png', originalName: '封面.png', domain: '/x', attachId: '6' }));
+    const user = userEvent.setup({ applyAccept: false });
+    const form = renderForm(cover);
+    await user.upload(document.querySelector('input[type=file]') as HTMLInputElement, new File([new Uint8Array([0x89, 0x50])], '封面.png', { type: 'image/png' }));
+    await waitFor(() => expect(form.values.cover).toBe(LINK));
+    expect(screen.getByText('封面.png')).toBeTruthy();
+    expect((screen.getByRole('button', { name: /上传附件/ }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByTitle('Remove file'));
+    await waitFor(() => expect(form.values.cover).toBe(''));
+  });
+
+  it('shows a stored link in readPretty', async () => {
+    renderForm(cover, { values: { cover: LINK }, readPretty: true });
+    expect(await screen.findByText('c1.png')).toBeTruthy();
+  });
+});
+
 describe('tree pickers', () => {
   it('DeptTreeSelect shows the department name in readPretty', async () => {
     renderForm({ deptId: { type: 'string', 'x-component': 'DeptTreeSelect' } }, { values: { deptId: '101' }, readPretty: true });
