@@ -101,7 +101,7 @@ test('configure a crawl task, run it against a local site, view its data', async
   await button(row, '任务看板').click();
   const board = dialog(page, '任务看板');
   const figures = board.locator('[data-chart="stat"]');
-  await expect(figures).toHaveAttribute('data-series', JSON.stringify([{ title: '已采页数', value: 3 }, { title: '数据条数', value: 9 }, { title: '错误数', value: 0 }]));
+  await expect(figures).toHaveAttribute('data-series', JSON.stringify([{ title: '进度', value: 100 }, { title: '已采页数', value: 3 }, { title: '数据条数', value: 9 }, { title: '错误数', value: 0 }, { title: '待采页数', value: 0 }]));
   await expect(board.locator('[data-chart="line"]')).toBeVisible();
   await button(board, '关闭').click();
 

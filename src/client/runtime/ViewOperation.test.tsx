@@ -2,7 +2,7 @@
 /**
  * View operations (`list.operations[].result: 'view'`) through the real crawl task schema
  * (schemas/spider/task.json) against a fake server: 查看数据 shows the task's collected rows in a RemoteTable
- * whose columns come with the rows, 任务看板 its figures and per-minute chart (ECharts mocked: the chart's
+ * whose columns come with the rows, 任务看板 its execution status (getExecuteStatus) and per-minute chart (ECharts mocked: the chart's
  * data-series is checked), 采集日志 its log with the schema's columns — each reading the clicked row's id
  * (`$row.id`), none calling an endpoint of the operation itself; the task list's other dialogs — 移动分组
  * (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData with a column mapping into
@@ -42,6 +42,7 @@ beforeEach(() => {
       ? { records: [{ id: '1', url: 'http://127.0.0.1/list', title: '通知 1', price: 1201.5 }, { id: '2', url: 'http://127.0.0.1/d/1', title: '通知 2', body: '正文' }], total: 2, size: 10, current: 1, pages: 1 }
       : { records: [], total: 0, size: 10, current: 1, pages: 0 }),
   );
+  server.on('GET', '/api/spider/task/getExecuteStatus', ok({ taskStatus: 4, progress: 100, pagesCount: 13, rowsCount: 2, errorCount: 1, pending: 0, jobId: '9', finishTime: '2026-11-25 10:01:30' }));
   server.on('GET', '/api/spider/task/dashboard', ok({ taskStatus: 4, pagesCount: 13, rowsCount: 2, errorCount: 1, jobId: '9', perMinute: [
     { minute: '2026-11-25 10:00:00', time: '10:00', pages: 8, rows: 2, errors: 0 }, { minute: '2026-11-25 10:01:00', time: '10:01', pages: 5, rows: 0, errors: 1 },
   ] }));
@@ -78,7 +79,8 @@ describe('view operations of the crawl task list', () => {
     fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '任务看板' }));
     await waitFor(() => expect(screen.getAllByTestId('kc-chart')).toHaveLength(2));
     const [stat, line] = screen.getAllByTestId('kc-chart');
-    expect(JSON.parse(stat.dataset.series!)).toEqual([{ title: '已采页数', value: 13 }, { title: '数据条数', value: 2 }, { title: '错误数', value: 1 }]);
+    expect(JSON.parse(stat.dataset.series!)).toEqual([{ title: '进度', value: 100 }, { title: '已采页数', value: 13 }, { title: '数据条数', value: 2 }, { title: '错误数', value: 1 }, { title: '待采页数', value: 0 }]);
+    expect(server.calls('/api/spider/task/getExecuteStatus').every((c) => c.query.id === '71')).toBe(true);
     expect(line.dataset.chart).toBe('line');
     expect(JSON.parse(line.dataset.series!)).toEqual({ categories: ['10:00', '10:01'], series: [
       { name: '页数/分钟', data: [8, 5] }, { name: '数据/分钟', data: [2, 0] }, { name: '错误/分钟', data: [0, 1] },
