@@ -121,13 +121,20 @@ describe('files of released content on the public site', () => {
       expect((await publicFile(bad)).status, bad).toBe(404);
   });
 
-  it('refuses a cover or banner that is no link, with the message, storing nothing', async () => {
+  it('refuses a cover or banner (content, channel) that is no link, with the message, storing nothing', async () => {
     for (const field of ['coverImage', 'banner']) {
       const bad = await call(s, kygl, 'POST', '/api/portal/content/submit', { channelId, title: `${TAG} 坏图 ${field}`, content: '<p>x</p>', [field]: 'javascript:alert(1)' });
       expect(bad.status, field).toBe(400);
       expect(JSON.stringify(bad.body)).toContain('图片地址无效');
       expect(await countRows(s, 'portal_content', 'title = $1', [`${TAG} 坏图 ${field}`])).toBe(0);
     }
+    const ch = await call(s, admin, 'POST', '/api/portal/channel/submit', { title: `${TAG} 坏图栏目`, path: `${TAG}-bad`, coverImage: 'data:image/png;base64,AAAA' });
+    expect(ch.status).toBe(400);
+    expect(JSON.stringify(ch.body)).toContain('图片地址无效');
+    expect(await countRows(s, 'portal_channel', 'title = $1', [`${TAG} 坏图栏目`])).toBe(0);
+    const good = await call(s, admin, 'POST', '/api/portal/channel/submit', { id: channelId, title: `${TAG} 科技成果`, path: `${TAG}-results`, coverImage: f.cover.link });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    expect(good.body.data.coverImage).toBe(f.cover.link);
   });
 
   it('the share QR code points at the site’s domain', async () => {
