@@ -3,7 +3,8 @@
  * kept in PostgreSQL (runtime.ts), their definitions (deploy.ts: the shipped files of schemas/flows deployed
  * at start; manager.ts: upload, deploy, versions, instances, history), the generic binding of resources that
  * name a `flow` (binding.ts: the ActionRunner's process binding and the per-resource workflow endpoints) and
- * the to-dos and push messages every task and notice gives (todo.ts, /api/basic/todo/*); process timers (due
+ * the to-dos and push messages every task and notice gives (todo.ts, /api/basic/todo/*: texts from the to-do
+ * templates, delivery by the users' message settings); process timers (due
  * dates, reminders) are pg-boss jobs that survive restarts (timers.ts).
  */
 import type { Module } from '../../core/module.js';
@@ -12,7 +13,8 @@ import { deployShipped } from './deploy.js';
 import { FlowRuntime } from './runtime.js';
 import { FlowBinding } from './binding.js';
 import { registerManagerRoutes } from './manager.js';
-import { registerTodoRoutes } from './todo.js';
+import { registerTodoRoutes, todoDelivery } from './todo.js';
+import { channelsOfUsers } from '../system/msgsetting.js';
 import { FlowTimers } from './timers.js';
 
 export const module: Module = {
@@ -28,5 +30,7 @@ export const module: Module = {
     binding.mount(app);
     registerManagerRoutes(app, db, k.engine);
     registerTodoRoutes(app, db, k.org);
+    // who receives which kinds, by which channels: the users' message settings (system/usermsgsetting)
+    todoDelivery.channels = (d, tenantId, users, kind) => channelsOfUsers(k.engine, d, tenantId, users, kind);
   },
 };

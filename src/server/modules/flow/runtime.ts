@@ -323,7 +323,8 @@ export class FlowRuntime {
                         ${(inst.business_name as string | null) ?? null}, ${p.id}, ${cfg.name}, ${p.executionId}, ${assignee}::bigint,
                         ${cfg.candidateRoles}::text[], ${depts}::bigint[], ${(inst.start_user as string | null) ?? null}::bigint)`.execute(trx);
       await createTaskTodos(trx, this.org, {
-        tenantId: user.tenantId, taskId: id, taskName: cfg.name, processName: def.name, businessType: String(inst.business_type), businessId: String(inst.business_id),
+        tenantId: user.tenantId, taskId: id, taskName: cfg.name, processName: def.name, processKey: def.process_key, initiatorName: (vars.initiatorName as string | null) ?? null,
+        businessType: String(inst.business_type), businessId: String(inst.business_id),
         businessName: (inst.business_name as string | null) ?? null, assignee, roles: cfg.candidateRoles, depts, path, from: user,
       });
       created.push({ id, taskKey: p.id, taskName: cfg.name });

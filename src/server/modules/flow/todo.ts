@@ -7,6 +7,17 @@
  *   departments (any, when the task names none). Claiming a task removes the other candidates' to-dos;
  *   completing it makes the completer's to-do done (`state` 1) and removes the others'.
  * - `type` 1 has a go-now link (`path`, the menu path of the record's screen), 2 is text only (a notice).
+ * - Texts (issue 11 'to-do templates define the text of each kind'): a process task's to-do takes the title and
+ *   content of the tenant's enabled template (`system/todotemplate`, table blade_todo_template) of kind
+ *   `task.<process key>`, else of kind `task` (the newest edit wins when two share a kind); placeholders
+ *   `{processName}`, `{taskName}`, `{businessName}`, `{initiatorName}`. Without one: title
+ *   `<process name>：<task name>`, content the record's label.
+ * - Delivery (issue 11 'message settings decide which kinds a user receives'; system/msgsetting.ts): each user's
+ *   channels for the kind — `todo` for task to-dos, `notice` for notices. `site`: the row is pushed (myPush);
+ *   a task to-do without `site` is still listed and counted (it is the user's work) but never pushed, a notice
+ *   without `site` is not stored for that user. `sms` / `email`: the title (and content) go to the user's phone
+ *   / e-mail through the outbox (core/outbox.ts; a user without one gets nothing there). A gateway's failure
+ *   is recorded in the outbox and does not stop the step.
  *
  * Endpoints (GET unless said; every one for the signed-in user's own rows in their tenant, nothing else):
  * `list` (paged; `state` 0 open (default) / 1 done, `title` contains, `type`), `detail?id=` (marks it read),
@@ -15,7 +26,7 @@
  * parent's children), `myPush` (at most 10 rows not pushed yet, marked pushed by the call — the client polls
  * every 15 s and shows them 3 s apart for 10 s each, spec 000 §4), `allRead`, `againTodoParam?taskId=` (who a
  * reminder would reach), `sendAgainTodo?taskId=` (pushes the open to-dos of the task again: its starter or an
- * administrator), POST `remove?ids=` (own rows), POST `submit` (administrators: a notice to `userIds`).
+ * administrator), POST `remove?ids=` (own rows), POST `submit` (administrators: a notice to `userIds`; answers how many got it on site).
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
@@ -24,17 +35,29 @@ import type { AuthUser, OrgCache } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
 import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
+import { Outbox, smsProviderFromEnv } from '../../core/outbox.js';
 
 type Row = Record<string, unknown>;
 
 /** Push messages per poll (spec 000 §4: at most 10 notifications). */
 export const PUSH_MAX = 10;
 
+/**
+ * How to-dos reach users: `channels(db, tenantId, userIds, kind)` → each user's channels (`site`, `sms`,
+ * `email`) for the message kind. The flow module sets it at start from the message settings
+ * (system/msgsetting.ts `channelsOfUsers`); unset, everyone gets site messages only.
+ */
+export const todoDelivery: { channels: ((db: Db, tenantId: string, userIds: string[], kind: string) => Promise<Map<string, string[]>>) | null } = { channels: null };
+
 export interface TaskTodo {
   tenantId: string;
   taskId: string;
   taskName: string | null;
   processName: string;
+  /** the process key: a task of a process takes the to-do template of its kind (module comment) */
+  processKey?: string;
+  /** who started the process, for the template's `{initiatorName}` */
+  initiatorName?: string | null;
   businessType: string;
   businessId: string;
   businessName: string | null;
@@ -64,16 +87,63 @@ export async function taskUsers(db: Db, org: OrgCache, tenantId: string, assigne
   return out;
 }
 
-/** Creates the to-dos of a new task. */
+const PLACEHOLDER = /\{(processName|taskName|businessName|initiatorName)\}/g;
+
+/** The title and content of task `t`'s to-do: its template's (module comment), else the default texts. */
+export async function taskTexts(db: Db, t: TaskTodo): Promise<{ title: string; content: string | null }> {
+  const fallback = { title: `${t.processName}：${t.taskName ?? ''}`.slice(0, 200), content: t.businessName };
+  if (!t.processKey) return fallback;
+  const kinds = [`task.${t.processKey}`, 'task'];
+  const row = (await sql<{ title: string; content: string | null }>`
+    SELECT title, content FROM blade_todo_template WHERE tenant_id = ${t.tenantId} AND is_deleted = 0 AND enabled = 1 AND code = ANY(${kinds}::text[])
+     ORDER BY array_position(${kinds}::text[], code::text), update_time DESC NULLS LAST, id DESC LIMIT 1`.execute(db)).rows[0];
+  if (!row) return fallback;
+  const vars: Record<string, string> = { processName: t.processName, taskName: t.taskName ?? '', businessName: t.businessName ?? '', initiatorName: t.initiatorName ?? '' };
+  const fill = (s: string) => s.replace(PLACEHOLDER, (_, k: string) => vars[k]);
+  return { title: fill(row.title).slice(0, 200), content: row.content ? fill(row.content).slice(0, 1000) : null };
+}
+
+/** Each user's channels for message `kind` (everyone `site` when no setting reader is configured). */
+async function channelsFor(db: Db, tenantId: string, users: string[], kind: string): Promise<Map<string, string[]>> {
+  if (todoDelivery.channels) return todoDelivery.channels(db, tenantId, users, kind);
+  return new Map(users.map((u) => [u, ['site']]));
+}
+
+/** Sends `title` / `content` by SMS and e-mail to the users whose channels ask for them (module comment). */
+async function sendOut(db: Db, tenantId: string, channels: Map<string, string[]>, title: string, content: string | null): Promise<void> {
+  const wanted = [...channels].filter(([, c]) => c.includes('sms') || c.includes('email')).map(([u]) => u);
+  if (wanted.length === 0) return;
+  const people = (await sql<{ id: string; phone: string | null; email: string | null }>`
+    SELECT id::text AS id, phone, email FROM blade_user WHERE tenant_id = ${tenantId} AND id = ANY(${wanted}::bigint[]) AND is_deleted = 0`.execute(db)).rows;
+  const outbox = new Outbox(db, smsProviderFromEnv());
+  const text = content ? `${title}\n${content}` : title;
+  for (const p of people) {
+    const c = channels.get(p.id) ?? [];
+    const sends: Array<['sms' | 'email', string | null]> = [['sms', c.includes('sms') ? p.phone : null], ['email', c.includes('email') ? p.email : null]];
+    for (const [channel, recipient] of sends) {
+      if (!recipient) continue;
+      try {
+        await outbox.send({ tenantId, channel, recipient, subject: title, content: text });
+      } catch {
+        // recorded in the outbox with the gateway's reason (status 2); the step goes on
+      }
+    }
+  }
+}
+
+/** Creates the to-dos of a new task (texts from its template, delivery by each user's settings). */
 export async function createTaskTodos(db: Db, org: OrgCache, t: TaskTodo): Promise<number> {
   const users = await taskUsers(db, org, t.tenantId, t.assignee, t.roles, t.depts);
   if (users.length === 0) return 0;
-  const title = `${t.processName}：${t.taskName ?? ''}`.slice(0, 200);
+  const { title, content } = await taskTexts(db, t);
+  const channels = await channelsFor(db, t.tenantId, users, 'todo');
   const ids = users.map(() => nextId());
-  await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, task_id, create_user, create_dept)
-            SELECT i, ${t.tenantId}, u, ${title}, ${t.businessName}, ${t.path}, 1, ${t.businessType}, ${t.businessId}::bigint, ${t.businessName}, ${t.taskId}::bigint,
-                   ${t.from.userId}::bigint, ${t.from.deptId || null}::bigint
-              FROM unnest(${ids}::bigint[], ${users}::bigint[]) AS x(i, u)`.execute(db);
+  const quiet = users.map((u) => !(channels.get(u) ?? ['site']).includes('site')); // listed, never pushed
+  await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, task_id, create_user, create_dept, push_time)
+            SELECT i, ${t.tenantId}, u, ${title}, ${content}, ${t.path}, 1, ${t.businessType}, ${t.businessId}::bigint, ${t.businessName}, ${t.taskId}::bigint,
+                   ${t.from.userId}::bigint, ${t.from.deptId || null}::bigint, CASE WHEN q THEN now() END
+              FROM unnest(${ids}::bigint[], ${users}::bigint[], ${quiet}::boolean[]) AS x(i, u, q)`.execute(db);
+  await sendOut(db, t.tenantId, channels, title, content);
   return users.length;
 }
 
@@ -244,11 +314,15 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     if (userIds.some((i: string) => !isId(i))) throw new ApiError(400, 'badParam', { param: 'userIds' });
     const known = (await sql<{ id: string }>`SELECT id::text AS id FROM blade_user WHERE tenant_id = ${u.tenantId} AND is_deleted = 0 AND id = ANY(${userIds}::bigint[])`.execute(db)).rows.map((r) => r.id);
     if (known.length !== new Set(userIds).size) throw new ApiError(400, 'badParam', { param: 'userIds' });
-    const ids = known.map(() => nextId());
+    // a notice reaches the users whose `notice` setting has the site channel; SMS / e-mail as they chose
+    const channels = await channelsFor(db, u.tenantId, known, 'notice');
+    const site = known.filter((x) => (channels.get(x) ?? ['site']).includes('site'));
+    const ids = site.map(() => nextId());
     await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, create_user, create_dept)
               SELECT i, ${u.tenantId}, x, ${title}, ${content}, ${path}, ${path ? 1 : 2}, ${u.userId}::bigint, ${u.deptId || null}::bigint
-                FROM unnest(${ids}::bigint[], ${known}::bigint[]) AS y(i, x)`.execute(db);
-    return ok(known.length, undefined, req.lang);
+                FROM unnest(${ids}::bigint[], ${site}::bigint[]) AS y(i, x)`.execute(db);
+    await sendOut(db, u.tenantId, channels, title, content);
+    return ok(site.length, undefined, req.lang);
   });
   void org;
 }

@@ -81,3 +81,24 @@ export async function channelsOf(engine: ResourceEngine, db: Db, tenantId: strin
   const v = rows[0]?.v ?? def ?? [];
   return (Array.isArray(v) ? v : []).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c as string));
 }
+
+/**
+ * The channels of many users of `tenantId` for notices of kind `kind` at once (one query): user id → their saved
+ * choice, else the schema default; an unknown kind gives every user no channel. For the to-do senders
+ * (flow/todo.ts `todoDelivery`).
+ */
+export async function channelsOfUsers(engine: ResourceEngine, db: Db, tenantId: string, userIds: string[], kind: string): Promise<Map<string, Channel[]>> {
+  const r = engine.current(engine.registry.get(MSG_SETTING_RESOURCE));
+  const field = r.byField.get(kind);
+  const out = new Map<string, Channel[]>();
+  if (!field || field.field === 'userId') {
+    for (const u of userIds) out.set(u, []);
+    return out;
+  }
+  const def = dataFields(r.schema.form).find((f) => f.name === kind)?.node.default ?? [];
+  const rows = await engine.query(`SELECT user_id::text AS u, "${field.column}" AS v FROM blade_user_msg_setting WHERE tenant_id = $1 AND user_id = ANY($2::bigint[]) AND is_deleted = 0`, [tenantId, userIds], db);
+  const saved = new Map(rows.map((x) => [String(x.u), x.v]));
+  const pick = (v: unknown) => (Array.isArray(v) ? v : []).filter((c): c is Channel => (CHANNELS as readonly string[]).includes(c as string));
+  for (const u of userIds) out.set(u, pick(saved.get(u) ?? def));
+  return out;
+}
