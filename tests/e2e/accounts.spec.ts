@@ -3,10 +3,14 @@
  * generated password at its first login before it can use anything — the onboarding dialog (修改密码, code sent
  * by SMS and read here from the outbox, as an administrator can) cannot be dismissed; after the change the
  * account is no longer marked and the user is on the home page; the user then logs out and logs in by phone and
- * code. A project manager goes on to the personal-info step and may complete it later.
+ * code. A project manager goes on to the personal-info step and may complete it later. Social sign-in against a
+ * real OpenID Connect provider the spec starts (oidc.ts): the login page offers the configured provider, an
+ * unknown identity fills the register dialog (§2.7), waits for approval, is approved in the user screen and
+ * signs in.
  */
 import type { APIRequestContext } from '@playwright/test';
-import { button, chooseOption, dialog, expect, formItem, openLogin, submitLogin, test } from './fixtures.js';
+import { button, chooseOption, dialog, expect, formItem, login as loginAs, openLogin, submitLogin, test } from './fixtures.js';
+import { startOidcProvider } from './oidc.js';
 
 const BASIC = 'Basic ' + Buffer.from('saber:saber_secret').toString('base64');
 let seq = 0;
@@ -152,4 +156,80 @@ test('a project manager goes on to personal info: a bad ID number is refused, th
 
   const detail = await (await request.get(`/api/blade-user/detail?id=${user.id}`, { headers: admin.headers })).json();
   expect(detail.data).toMatchObject({ mustChangePassword: false, isPerfect: true, idcard: '11010519491231002X', sex: 2, birthday: '1949-12-31', zcLevel: '3', education: '21', school: '河南工业大学' });
+});
+
+test('social sign-in: an unknown identity registers, waits, is approved in the user screen, then signs in', async ({ page, password, request, baseURL }) => {
+  test.setTimeout(240_000);
+  const admin = await adminApi(request, password);
+  const n = `${Date.now().toString(36)}${test.info().retry}`;
+  const source = `e2e${n}`;
+  const idp = await startOidcProvider([`${baseURL}/api/blade-auth/oauth/callback/${source}`]);
+  try {
+    // an administrator configures the provider (issuer, client id, secret)
+    const added = await request.post('/api/blade-system/oauth-provider/submit', {
+      headers: admin.headers,
+      data: { source, name: '统一身份认证', issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret, scopes: 'openid profile', sort: 0, enabled: true },
+    });
+    expect(added.status(), await added.text()).toBe(200);
+    const login = `bob_${n}`;
+    const atProvider = async () => {
+      await button(page.locator('.kc-login-social'), '统一身份认证').first().click();
+    };
+
+    // the login page offers it; the provider's sign-in screen; back with a first-time identity: the register dialog
+    await page.goto('/login');
+    await expect(page.getByText('其他登录方式')).toBeVisible();
+    await atProvider();
+    await expect(page).toHaveURL(new RegExp(`^${idp.issuer}/interaction/`));
+    await page.getByLabel('用户名').fill(login);
+    await page.getByRole('button', { name: '登录' }).click();
+    const register = dialog(page, '账号注册');
+    await expect(register).toBeVisible({ timeout: 30_000 });
+    await expect(register.getByLabel('租户编号')).toHaveCount(0);
+    await expect(register.getByLabel('姓名')).toHaveValue('鲍勃');
+    await expect(register.getByLabel('账号', { exact: true })).toHaveValue(login);
+    await button(register, '提交').click();
+    await expect(register.getByText('请先输入密码')).toBeVisible();
+    await register.getByLabel('密码', { exact: true }).fill('Bob#2026x');
+    await register.getByLabel('确认密码').fill('Bob#2026y');
+    await button(register, '提交').click();
+    await expect(register.getByText('两次密码输入不一致')).toBeVisible();
+    await register.getByLabel('确认密码').fill('Bob#2026x');
+    await button(register, '提交').click();
+    await expect(page.getByText('注册申请已提交,请耐心等待管理员通过!')).toBeVisible();
+    await button(page.locator('.ant-modal-confirm'), '确定').click();
+
+    // signing in again (the provider remembers the person): still waiting for the administrator
+    await atProvider();
+    await expect(page.getByRole('alert').filter({ hasText: '注册申请已提交,请耐心等待管理员通过!' })).toBeVisible({ timeout: 30_000 });
+
+    // the administrator approves it in the user screen, and gives a role
+    await loginAs(page, 'admin', password);
+    await page.goto('/system/user');
+    // the list's first page, then the search (a busy machine re-renders the search bar while the list loads)
+    await expect(page.locator('.kc-list-page .ant-table-row').first()).toBeVisible({ timeout: 30_000 });
+    await page.locator('.kc-search').getByRole('textbox').first().fill(login, { timeout: 30_000 });
+    await button(page, '搜索').click();
+    const row = page.locator('.kc-list-page .ant-table-row', { hasText: login });
+    await expect(row).toHaveCount(1, { timeout: 30_000 });
+    await row.getByRole('button', { name: '注册审核' }).click();
+    await button(dialog(page, '注册审核'), '确定').click();
+    await expect(page.getByText('审核通过')).toBeVisible();
+    await expect(row.getByRole('button', { name: '注册审核' })).toHaveCount(0);
+    const id = (await (await request.get(`/api/blade-user/list?account=${login}`, { headers: admin.headers })).json()).data.records[0].id as string;
+    const roles = (await (await request.get('/api/blade-system/role/list?size=100', { headers: admin.headers })).json()).data.records as Array<{ id: string; roleAlias: string }>;
+    const g = await request.post(`/api/blade-user/grant?userIds=${id}&roleIds=${roles.find((r) => r.roleAlias === 'researcher')!.id}`, { headers: admin.headers });
+    expect(g.status()).toBe(200);
+    await page.getByRole('button', { name: 'user' }).hover();
+    await page.getByRole('menuitem', { name: /退出登录/ }).click();
+    await button(page.locator('.ant-modal-confirm'), '确定').click();
+    await expect(page).toHaveURL(/\/login$/);
+
+    // now the identity signs in
+    await atProvider();
+    await expect(page).toHaveURL(/\/wel\/index$/, { timeout: 30_000 });
+    await expect(page.getByText('欢迎，鲍勃')).toBeVisible();
+  } finally {
+    await idp.close();
+  }
 });

@@ -47,7 +47,8 @@ async function pinClientBuild(page: Page): Promise<void> {
   if (!dir) return;
   const indexHtml = fs.readFileSync(path.join(dir, 'index.html'));
   await page.route(
-    (url) => !url.pathname.startsWith('/api/'),
+    // our server's pages only (another origin, such as the OpenID provider of accounts.spec.ts, is left alone)
+    (url) => url.origin === new URL(process.env.E2E_BASE_URL ?? 'http://127.0.0.1').origin && !url.pathname.startsWith('/api/'),
     async (route) => {
       const req = route.request();
       const pathname = new URL(req.url()).pathname;

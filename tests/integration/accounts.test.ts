@@ -126,6 +126,17 @@ describe('onboarding status (spec 000 §3.4, §4)', () => {
     expect((await call(s, researcher, 'GET', `${U}/showInitPassWord`)).body.data).toBe(true);
   });
 
+  it('a password an administrator resets puts step 0 pending again, whatever was done before', async () => {
+    const u = await createUser(['projectManager']);
+    const me = await as(u);
+    expect((await call(s, me, 'GET', `${U}/checkInit`)).body.data).toMatchObject({ hasStep: [3] });
+    const reset = await call(s, admin, 'POST', `${U}/reset-password?userIds=${u.id}`);
+    expect(reset.status).toBe(200);
+    const again = await as(u, reset.body.data[0].password);
+    expect((await call(s, again, 'GET', `${U}/checkInit`)).body.data).toMatchObject({ step: 0, hasStep: [0, 3] });
+    expect((await call(s, again, 'GET', `${U}/showInitPassWord`)).body.data).toBe(true);
+  });
+
   it('binding and signature are pending only when the parameters ask for them; majorMan never sees them', async () => {
     const u = await createUser(['researcher']);
     const x = await createUser(['majorManager']);
