@@ -85,6 +85,19 @@ describe('spider: notify and dashboard', () => {
     expect((await call(s, kygl, 'POST', `${T}/saveMessageUser?id=${taskId}`, { userIds: [] })).status).toBe(403);
   });
 
+  it('gives the message users a to-do when the crawl fails', async () => {
+    const id = await newTask('fails');
+    expect((await call(s, admin, 'POST', `${T}/saveMessageUser?id=${id}`, { userIds: [kygl.userId] })).status).toBe(200);
+    // a configuration the crawl cannot run (stored past the checks, as an older release might have left it)
+    await s.kernel.database.pool.query(`UPDATE spider_task SET config_data = '{"startUrls": []}'::jsonb WHERE id = $1`, [id]);
+    expect((await call(s, admin, 'GET', `${T}/start?id=${id}`)).status).toBe(200);
+    expect(await until(() => status(id), (x) => x.taskStatus !== 1)).toMatchObject({ taskStatus: 5 });
+    const todos = await until(async () => (await s.kernel.database.pool.query(`SELECT user_id::text AS u, title FROM basic_todo WHERE business_id = $1 AND is_deleted = 0`, [id])).rows, (r) => r.length > 0);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await s.kernel.database.pool.query(`SELECT user_id::text AS u, title FROM basic_todo WHERE business_id = $1 AND is_deleted = 0`, [id])).rows).toEqual(todos);
+    expect(todos).toEqual([{ u: kygl.userId, title: `采集任务「${TAG} fails」：采集失败` }]);
+  });
+
   it('answers pages, rows and errors per minute that add up to the counters', async () => {
     const d = await call(s, admin, 'GET', `${T}/dashboard?id=${taskId}`);
     expect(d.status, JSON.stringify(d.body)).toBe(200);
