@@ -7,7 +7,7 @@
  * progress reaches 100; checkRepeat is refused (403) to a role without the project menu.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
 import { researchText, rng } from '../bench/duplicate-corpus.js';
 import { coreOf, normaliseText } from '../../src/server/modules/duplicate/text.js';
 import { docx, duplicateFixtures } from './duplicate-fixtures.js';
@@ -89,6 +89,7 @@ describe('libraries of projects and of portal content', () => {
   let guideId: string;
   let attachLink: string;
   let contentId: string;
+  let article: Json;
   let query: Json;
   const fromProject = passageOf(PROJECT_TEXT, 300, 150);
   const fromPortal = passageOf(PORTAL_TEXT, 500, 120);
@@ -103,10 +104,11 @@ describe('libraries of projects and of portal content', () => {
     guideId = String(g.body.data.id);
     const c = await call(s, admin, 'POST', '/api/portal/channel/submit', { title: `${TAG} 栏目`, path: `${TAG}-news` });
     expect(c.status, JSON.stringify(c.body)).toBe(200);
-    const a = await call(s, admin, 'POST', '/api/portal/content/submit', {
+    article = {
       channelId: c.body.data.id, title: `${TAG} 门户文章`, author: '刘研', source: '粮储研究院',
       content: PORTAL_TEXT.split('\n').map((p) => `<p>${p}</p>`).join(''),
-    });
+    };
+    const a = await call(s, admin, 'POST', '/api/portal/content/submit', article);
     expect(a.status, JSON.stringify(a.body)).toBe(200);
     contentId = String(a.body.data.id);
     query = await fx.addText(admin, '新稿.txt', `${UNRELATED}${fromProject}${UNRELATED}${fromPortal}${UNRELATED}`, `${TAG}-q`);
@@ -135,6 +137,14 @@ describe('libraries of projects and of portal content', () => {
     const both = await task({ fileIds: [query.id], library: ['project', 'portal'] });
     const ids = both.files[0].sources.map((x: Json) => x.recordId);
     expect(ids).toEqual(expect.arrayContaining([guideId, contentId]));
+    // unchanged records keep their stored documents
+    expect(both.files[0].sources.find((x: Json) => x.recordId === contentId).documentId).toBe(src.documentId);
+    // the article renamed (its title is part of its text): the next task names it so
+    const renamed = await call(s, admin, 'POST', '/api/portal/content/submit', { ...article, id: contentId, title: `${TAG} 门户文章（修订）` });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    const again = (await task({ fileIds: [query.id], library: ['portal'] })).files[0].sources.find((x: Json) => x.recordId === contentId);
+    expect(again).toMatchObject({ sourceType: 'record', title: `${TAG} 门户文章（修订）` });
+    expect(await countRows(s, 'duplicate_document', `source_type = 'record' AND source_key = $1 AND is_deleted = 0`, [`portal/content:${contentId}`])).toBe(1);
   });
 });
 

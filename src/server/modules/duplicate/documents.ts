@@ -3,7 +3,8 @@
  * algorithm's scheme, and dropping it. All functions take the tenant and touch only its rows.
  *
  * - `saveDocument(db, doc)`: inserts the document of a source, or answers the live one already stored for it —
- *   replaced (its fingerprints dropped) when the text changed (`content_hash`). Answers the document id.
+ *   replaced (its fingerprints dropped) when the text changed (`content_hash`), its title, link and folder
+ *   updated when they changed (nothing written otherwise). Answers the document id.
  * - `indexDocuments(db, tenantId, docs, algorithm)`: computes and stores the fingerprints of `docs` under the
  *   algorithm's scheme (winnowed k-gram hashes and positions; MinHash bands and signature; SimHash blocks and value) in
  *   one statement per table, replacing what the documents had under that scheme (idempotent: a retried job
@@ -34,24 +35,29 @@ export interface DocumentInput {
   recordId?: string | null;
 }
 
-const sha = (s: string) => createHash('sha256').update(s).digest('hex');
+/** The `content_hash` of a text (sha-256, hex). */
+export const contentHash = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** See the module comment. */
 export async function saveDocument(db: Db, d: DocumentInput): Promise<string> {
-  const hash = sha(d.content);
-  const found = await sql<{ id: string; content_hash: string }>`
-    SELECT id::text AS id, content_hash FROM duplicate_document
+  const hash = contentHash(d.content);
+  const found = await sql<{ id: string; content_hash: string; title: string; link: string | null; folder: string | null }>`
+    SELECT id::text AS id, content_hash, title, link, folder FROM duplicate_document
      WHERE tenant_id = ${d.tenantId} AND source_type = ${d.sourceType} AND source_key = ${d.sourceKey} AND is_deleted = 0`.execute(db);
   const old = found.rows[0];
+  const title = d.title.slice(0, 500);
   if (old && old.content_hash === hash) {
-    await sql`UPDATE duplicate_document SET title = ${d.title.slice(0, 500)}, link = ${d.link ?? null}, folder = ${d.folder ?? null} WHERE id = ${old.id}::bigint`.execute(db);
+    // a library walk meets every record again: write only what changed
+    if (old.title !== title || old.link !== (d.link ?? null) || old.folder !== (d.folder ?? null)) {
+      await sql`UPDATE duplicate_document SET title = ${title}, link = ${d.link ?? null}, folder = ${d.folder ?? null} WHERE id = ${old.id}::bigint`.execute(db);
+    }
     return old.id;
   }
   if (old) await dropIds(db, d.tenantId, [old.id]);
   const id = nextId();
   await sql`INSERT INTO duplicate_document (id, tenant_id, source_type, source_key, resource, record_id, title, link, folder, content, char_count, content_hash)
             VALUES (${id}::bigint, ${d.tenantId}, ${d.sourceType}, ${d.sourceKey.slice(0, 300)}, ${d.resource ?? null}, ${d.recordId ?? null}::bigint,
-                    ${d.title.slice(0, 500)}, ${d.link ?? null}, ${d.folder ?? null}, ${d.content}, ${d.content.length}, ${hash})`.execute(db);
+                    ${title}, ${d.link ?? null}, ${d.folder ?? null}, ${d.content}, ${d.content.length}, ${hash})`.execute(db);
   return id;
 }
 

@@ -13,7 +13,8 @@
  *   replaced when the text changed. A file that cannot be read (a .doc, a damaged file, a missing one) is
  *   skipped and counted in `skipped`.
  *
- * `resolveLibrary` answers the document ids; `progress` gets the records walked.
+ * `resolveLibrary` answers the document ids; `progress` gets the records walked. The documents already stored
+ * for a resource's records are read in one statement per resource; only new or changed texts are written.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -22,7 +23,7 @@ import type { Registry, Resource } from '../../resources/registry.js';
 import { quote } from '../../resources/query.js';
 import { dataFields } from '../../../shared/schema/derive.js';
 import type { FormNode } from '../../../shared/schema/types.js';
-import { saveDocument } from './documents.js';
+import { contentHash, saveDocument } from './documents.js';
 import { extractFileText } from './extract.js';
 import { coreOf, normaliseText } from './text.js';
 
@@ -89,19 +90,29 @@ export async function resolveLibrary(o: LibraryOptions): Promise<{ ids: Set<stri
       const cols = [...uploads, ...texts].map((c) => quote(c.column));
       const rows = await sql<Record<string, unknown>>`SELECT id::text AS kc_id, ${sql.raw(label ? `${quote(label.column)}::text AS kc_label, ` : '')}${sql.raw(cols.join(', '))}
           FROM ${sql.raw(quote(res.schema.table))} WHERE tenant_id = ${o.tenantId} AND is_deleted = 0 ORDER BY id`.execute(o.db);
+      // the documents stored for these records (one lookup): unchanged ones are taken as they are
+      const itemsOf = (row: Record<string, unknown>) => uploads.flatMap((c) => (Array.isArray(row[c.column]) ? (row[c.column] as unknown[]) : []));
+      const nameOf = (item: unknown) => (item && typeof item === 'object' ? String((item as Record<string, unknown>).name ?? '') : '');
+      const keys = rows.rows.flatMap((row) => [`${res.schema.name}:${String(row.kc_id)}`, ...itemsOf(row).map(nameOf).filter((n) => STORED_NAME.test(n))]);
+      const stored = await sql<{ source_type: string; source_key: string; id: string; content_hash: string; title: string }>`
+          SELECT source_type, source_key, id::text AS id, content_hash, title FROM duplicate_document
+           WHERE tenant_id = ${o.tenantId} AND source_type IN ('record', 'attach') AND source_key = ANY(${keys}::text[]) AND is_deleted = 0`.execute(o.db);
+      const known = new Map(stored.rows.map((x) => [`${x.source_type}|${x.source_key}`, x]));
       for (const row of rows.rows) {
         const recordId = String(row.kc_id);
         const title = String(row.kc_label ?? `${res.schema.title} ${recordId}`);
-        for (const c of uploads) {
-          for (const item of Array.isArray(row[c.column]) ? (row[c.column] as unknown[]) : []) {
-            const id = await attachmentDocument(o, item, res.schema.name, recordId, title);
-            if (id) ids.add(id);
-            else if (id === null) skipped++;
-          }
+        for (const item of itemsOf(row)) {
+          const done = known.get(`attach|${nameOf(item)}`);
+          const id = done ? done.id : await attachmentDocument(o, item, res.schema.name, recordId, title);
+          if (id) ids.add(id);
+          else if (id === null) skipped++;
         }
         const text = recordText(res, row);
         if (coreOf(text).core.length >= 8) {
-          ids.add(await saveDocument(o.db, { tenantId: o.tenantId, sourceType: 'record', sourceKey: `${res.schema.name}:${recordId}`, title, content: text, resource: res.schema.name, recordId }));
+          const key = `${res.schema.name}:${recordId}`;
+          const done = known.get(`record|${key}`);
+          if (done && done.content_hash === contentHash(text) && done.title === title.slice(0, 500)) ids.add(done.id);
+          else ids.add(await saveDocument(o.db, { tenantId: o.tenantId, sourceType: 'record', sourceKey: key, title, content: text, resource: res.schema.name, recordId }));
         }
         await o.progress?.(++walked);
       }
