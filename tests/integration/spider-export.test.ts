@@ -9,6 +9,7 @@ import { inject } from 'vitest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
 import { startSite, type Site } from './spider-site.js';
+import { nextId } from '../../src/server/core/ids.js';
 
 let s: TestServer;
 let site: Site;
@@ -247,6 +248,38 @@ describe('spider: export into the portal’s journal records', () => {
     // another tenant's journal list never holds them
     const theirs = await call(s, other, 'GET', `${J}/list?journalName=${encodeURIComponent('通知')}&size=100`);
     expect(JSON.stringify(theirs.body.data?.records ?? [])).not.toContain(site.base);
+  });
+});
+
+describe('spider: records export needs the records’ grant', () => {
+  it('a user who may run crawl exports but not add journal records is offered none and gets 403', async () => {
+    const pool = s.kernel.database.pool;
+    const role = await call(s, admin, 'POST', '/api/blade-system/role/submit', { roleName: `${TAG} 采集员`, roleAlias: `${TAG}r`, sort: 9 });
+    expect(role.status, role.body.msg).toBe(200);
+    const menus = (await pool.query(`SELECT id::text AS id FROM blade_menu WHERE code IN ('spider', 'spider_task', 'spider_task_edit') AND is_deleted = 0`)).rows.map((r) => r.id);
+    expect(menus).toHaveLength(3);
+    expect((await call(s, admin, 'POST', '/api/blade-system/role/grant', { roleIds: [role.body.data.id], menuIds: menus })).status).toBe(200);
+    const account = `${TAG}u`;
+    const userId = nextId();
+    await pool.query(`INSERT INTO blade_user (id, tenant_id, account, password, name, real_name, dept_id)
+        SELECT $1::bigint, '000000', $2::varchar, password, $2::varchar, $2::varchar, dept_id FROM blade_user WHERE tenant_id = '000000' AND account = 'kyry'`, [userId, account]);
+    await pool.query(`INSERT INTO blade_user_role (id, user_id, role_id) VALUES ($1, $2, $3)`, [nextId(), userId, role.body.data.id]);
+    try {
+      const crawler = await login(s, account);
+      const names = await call(s, crawler, 'POST', `${T}/getTableNames`, { targetType: 'records' });
+      expect(names.status, names.body.msg).toBe(200);
+      expect(names.body.data).toEqual([]);
+      expect((await call(s, crawler, 'POST', `${T}/getTableColumns`, { targetType: 'records', tableName: 'portal/journal' })).status).toBe(403);
+      const before = await countRows(s, 'portal_journal');
+      const ex = await call(s, crawler, 'POST', `${T}/exportData?id=${taskId}`, { targetType: 'records', tableName: 'portal/journal', columns: [{ field: 'title', column: 'journalName' }] });
+      expect(ex.status).toBe(403);
+      expect(await countRows(s, 'portal_journal')).toBe(before);
+    } finally {
+      await pool.query(`DELETE FROM blade_user_role WHERE user_id = $1`, [userId]);
+      await pool.query(`UPDATE blade_user SET is_deleted = 1 WHERE id = $1`, [userId]);
+      await pool.query(`DELETE FROM blade_role_menu WHERE role_id = $1`, [role.body.data.id]);
+      await pool.query(`UPDATE blade_role SET is_deleted = 1 WHERE id = $1`, [role.body.data.id]);
+    }
   });
 });
 
