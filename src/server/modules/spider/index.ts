@@ -5,6 +5,7 @@
  * - resources (schemas/spider/): `spider/task` (a task: name, status, counters; its configuration through
  *   getConfigData / saveConfigData, config.ts), `spider/tasklog` (one row per page fetched, failed or skipped);
  * - crawl.ts: the `spider-crawl` job (crawlee's CheerioCrawler, or PlaywrightCrawler on Debian's chromium);
+ *   xpath.ts: fields and rows by XPath (jsdom) beside CSS selectors;
  * - routes.ts: start, pasue, stop, copy, getExecuteStatus, getConfigData, saveConfigData, viewData,
  *   viewLogData, deleteAll;
  * - schedule.ts: `cron/schedule` (schemas/spider/schedule.json) mirrored into pg-boss schedules;
