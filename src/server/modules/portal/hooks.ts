@@ -7,7 +7,8 @@
  *   iframes removed with their content where they carry code) — what the browser sent is never trusted.
  * - portal/content: a new record gets `createCompany`, the name of the caller's company (the nearest
  *   company department above the caller's, else the department itself); `pushChannel` must name channels of
- *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x).
+ *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x); the attributes
+ *   fit the extra fields of the channel's content models (`modelFault`: 请填写 x, x必须是数字, x必须是日期).
  * - portal/site: a `domain` (lower-cased) belongs to one live site across tenants (400 该域名已被其他门户站点使用);
  *   after a site is written the public pages' domain map is dropped (`siteChanged`).
  * - the `portalPublish` flow (schemas/flows/portal-publish.bpmn, the schema's `actions.flow`): after each step
@@ -47,7 +48,44 @@ export const M = {
   domainTaken: { zh: '该域名已被其他门户站点使用', en: 'Another portal site uses the domain' },
   pushUnknown: { zh: '推送栏目不存在', en: 'A channel to show the content in does not exist' },
   attrTwice: (a: string) => ({ zh: `扩展属性重复：${a}`, en: `Attribute given twice: ${a}` }),
+  modelRequired: (l: string) => ({ zh: `请填写${l}`, en: `Please fill in ${l}` }),
+  modelNumber: (l: string) => ({ zh: `${l}必须是数字`, en: `${l} must be a number` }),
+  modelDate: (l: string) => ({ zh: `${l}必须是日期（yyyy-MM-dd）`, en: `${l} must be a date (yyyy-MM-dd)` }),
 };
+
+/** One extra field of a content model (portal/model `fields`). */
+interface ModelField {
+  attr: string;
+  label: string;
+  component?: string;
+  required?: boolean;
+}
+
+/**
+ * The faults of `attrs` against the fields of the content models of channel `channelId` (its `modelIds`):
+ * a required field without a value, a NumberPicker value that is no number, a DatePicker value that is no
+ * yyyy-MM-dd date. Answers the first fault's message, or null.
+ */
+export async function modelFault(trx: Db, tenantId: string, channelId: string, attrs: unknown): Promise<{ zh: string; en: string } | null> {
+  const r = await sql<{ fields: unknown }>`SELECT m.fields FROM portal_channel c
+      JOIN portal_model m ON m.tenant_id = c.tenant_id AND m.is_deleted = 0
+        AND jsonb_typeof(c.model_ids::jsonb) = 'array' AND c.model_ids::jsonb ? m.id::text
+      WHERE c.id = ${channelId}::bigint AND c.tenant_id = ${tenantId} AND c.is_deleted = 0 ORDER BY m.id`.execute(trx);
+  const values = new Map<string, string>();
+  for (const a of Array.isArray(attrs) ? (attrs as Array<Record<string, unknown>>) : []) values.set(String(a?.attr ?? ''), String(a?.val ?? '').trim());
+  for (const row of r.rows) {
+    for (const f of (Array.isArray(row.fields) ? row.fields : []) as ModelField[]) {
+      const v = values.get(f.attr) ?? '';
+      if (!v) {
+        if (f.required) return M.modelRequired(f.label);
+        continue;
+      }
+      if (f.component === 'NumberPicker' && !/^-?\d+(\.\d+)?$/.test(v)) return M.modelNumber(f.label);
+      if (f.component === 'DatePicker' && (!/^\d{4}-\d{2}-\d{2}$/.test(v) || Number.isNaN(Date.parse(`${v}T00:00:00Z`)))) return M.modelDate(f.label);
+    }
+  }
+  return null;
+}
 
 /** Registers the hooks and the flow handler of the module comment. */
 export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: OrgCache; actions: ActionRunner; siteChanged?: () => void }): void {
@@ -73,7 +111,7 @@ export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: Or
   });
 
   d.engine.hooks(CONTENT_RESOURCE, {
-    async beforeSubmit({ isNew, record, user, trx }) {
+    async beforeSubmit({ isNew, record, existing, user, trx }) {
       if (isNew) {
         const company = user.deptId ? ((await d.org.companyOf(user.tenantId, user.deptId)) ?? user.deptId) : null;
         const r = company ? await sql<{ n: string }>`SELECT dept_name AS n FROM blade_dept WHERE id = ${company}::bigint AND tenant_id = ${user.tenantId}`.execute(trx) : null;
@@ -92,6 +130,11 @@ export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: Or
           if (seen.has(k)) throw new ApiError(400, M.attrTwice(k));
           seen.add(k);
         }
+      }
+      const channelId = String(record.channelId ?? existing?.channelId ?? '');
+      if (/^[1-9][0-9]{0,18}$/.test(channelId)) {
+        const fault = await modelFault(trx, user.tenantId, channelId, record.attrs ?? existing?.attrs);
+        if (fault) throw new ApiError(400, fault);
       }
     },
   });

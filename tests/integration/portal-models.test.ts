@@ -1,0 +1,70 @@
+/**
+ * Content models (issue 14: "a model is a schema of extra fields a channel's content carries"; spec 001 §3
+ * channel modelIds; src/server/modules/portal/hooks.ts modelFault): a channel naming models makes its
+ * content carry their fields as attributes — a required field missing, a number or a date that is none are
+ * refused with the user's message (zh and en), storing nothing; a channel without models asks for nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+
+let s: TestServer;
+let admin: Session;
+let kygl: Session;
+const TAG = `pm${Date.now().toString(36)}`;
+let channelId = '';
+let plainId = '';
+
+const content = (title: string, attrs: Json[], channel = channelId) => ({ channelId: channel, title: `${TAG} ${title}`, content: '<p>期刊论文</p>', attrs });
+
+beforeAll(async () => {
+  s = await testServer();
+  [admin, kygl] = await Promise.all([login(s, 'admin'), login(s, 'kygl')]);
+  const m = await call(s, admin, 'POST', '/api/portal/model/submit', {
+    name: `${TAG} 期刊模型`, code: 'journal',
+    fields: [
+      { attr: 'issn', label: 'ISSN', component: 'Input', required: true },
+      { attr: 'pages', label: '页数', component: 'NumberPicker' },
+      { attr: 'pubdate', label: '出版日期', component: 'DatePicker' },
+    ],
+  });
+  expect(m.status, JSON.stringify(m.body)).toBe(200);
+  const c = await call(s, admin, 'POST', '/api/portal/channel/submit', { title: `${TAG} 期刊论文`, path: `${TAG}-journal`, modelIds: [m.body.data.id] });
+  expect(c.status, JSON.stringify(c.body)).toBe(200);
+  channelId = c.body.data.id;
+  const p = await call(s, admin, 'POST', '/api/portal/channel/submit', { title: `${TAG} 新闻`, path: `${TAG}-news` });
+  plainId = p.body.data.id;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+describe('content models', () => {
+  it('refuses content that does not fit its channel’s model, with the message, storing nothing', async () => {
+    const cases: Array<[string, Json[], string, string]> = [
+      ['缺ISSN', [{ attr: 'pages', val: '12' }], '请填写ISSN', 'Please fill in ISSN'],
+      ['坏页数', [{ attr: 'issn', val: '1007-2640' }, { attr: 'pages', val: '十二' }], '页数必须是数字', '页数 must be a number'],
+      ['坏日期', [{ attr: 'issn', val: '1007-2640' }, { attr: 'pubdate', val: '2024-13-45' }], '出版日期必须是日期（yyyy-MM-dd）', '出版日期 must be a date (yyyy-MM-dd)'],
+    ];
+    for (const [title, attrs, zh, en] of cases) {
+      const r = await call(s, kygl, 'POST', '/api/portal/content/submit', content(title, attrs));
+      expect(r.status, title).toBe(400);
+      expect(r.body.msg).toBe(zh);
+      const e = await call(s, kygl, 'POST', '/api/portal/content/submit', content(title, attrs), { 'accept-language': 'en' });
+      expect(e.body.msg).toBe(en);
+      expect(await countRows(s, 'portal_content', 'title = $1', [`${TAG} ${title}`])).toBe(0);
+    }
+  });
+
+  it('stores content that fits; an edit keeps its attributes; a channel without models asks for nothing', async () => {
+    const ok = await call(s, kygl, 'POST', '/api/portal/content/submit', content('合格', [{ attr: 'issn', val: '1007-2640' }, { attr: 'pages', val: '12' }, { attr: 'pubdate', val: '2024-05-01' }]));
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const edit = await call(s, kygl, 'POST', '/api/portal/content/submit', { id: ok.body.data.id, title: `${TAG} 合格（修订）` });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    const cleared = await call(s, kygl, 'POST', '/api/portal/content/submit', { id: ok.body.data.id, attrs: [] });
+    expect(cleared.status).toBe(400);
+    expect(cleared.body.msg).toBe('请填写ISSN');
+    expect((await call(s, kygl, 'GET', `/api/portal/content/detail?id=${ok.body.data.id}`)).body.data.attrs).toHaveLength(3);
+    const plain = await call(s, kygl, 'POST', '/api/portal/content/submit', content('新闻', [], plainId));
+    expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+  });
+});
