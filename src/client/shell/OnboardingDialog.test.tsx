@@ -145,6 +145,29 @@ describe('OnboardingDialog', () => {
   });
 });
 
+describe('binding (step 1)', () => {
+  it('shows the configured provider\'s QR code, then 账号已绑定 once the server no longer lists step 1', async () => {
+    server.on('GET', '/api/blade-user/info', { ...INFO, mustChangePassword: false });
+    server.on('GET', '/api/blade-user/checkInit', { step: 1, hasStep: [1], desc: '请绑定账号' });
+    server.on('GET', '/api/blade-auth/oauth/bind-qrcode', { source: 'keycloak', name: '统一身份认证', url: 'http://x/bind', image: 'data:image/png;base64,AA==', expiresIn: 300 });
+    dialog();
+    const img = (await screen.findByAltText('请使用手机扫描二维码完成账号绑定')) as HTMLImageElement;
+    expect(img.src).toBe('data:image/png;base64,AA==');
+    expect(screen.getByText('统一身份认证')).toBeTruthy();
+    server.on('GET', '/api/blade-user/checkInit', { step: 4, hasStep: [], desc: '已完成' });
+    expect(await screen.findByText('账号已绑定', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.queryByAltText('请使用手机扫描二维码完成账号绑定')).toBeNull();
+  });
+
+  it('without a configured provider the server\'s message says so', async () => {
+    server.on('GET', '/api/blade-user/info', { ...INFO, mustChangePassword: false });
+    server.on('GET', '/api/blade-user/checkInit', { step: 1, hasStep: [1], desc: '请绑定账号' });
+    server.on('GET', '/api/blade-auth/oauth/bind-qrcode', fail(400, '未配置第三方登录源,请联系管理员'));
+    dialog();
+    expect(await screen.findByText('未配置第三方登录源,请联系管理员')).toBeTruthy();
+  });
+});
+
 describe('password reminder', () => {
   it("shows after password_update_time months; 'do not remind again' is remembered for this user", async () => {
     server.on('GET', '/api/blade-user/checkInit', { step: 4, hasStep: [], desc: '已完成' });

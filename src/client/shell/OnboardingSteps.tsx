@@ -9,13 +9,15 @@
  * - `BindSignStep` (steps 1 and 2): polls checkInit every second with a wait counter; Next (or Finish) is
  *   enabled once the server's step is 3 or more. The signature (step 2) is uploaded as an image or drawn on a
  *   canvas, stored through put-file, and saved as `signTemplate` (update-info); its preview or 'not signed'
- *   shows. Binding (step 1) needs a messaging app an administrator configures; none is built into this
- *   platform, so the step says so (parameter `onboarding_bind` is off by default).
+ *   shows. Binding (step 1, parameter `onboarding_bind`): the QR code of `GET /api/blade-auth/oauth/bind-qrcode`
+ *   — the binding page of the sign-in provider an administrator configured (core/auth/social-routes.ts), opened
+ *   on the phone; it is renewed before its ticket expires, and gives way to '已绑定' once checkInit no longer
+ *   lists step 1. Without a configured provider the server's message says so.
  */
 import React, { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Form, Image, Input, Space, Tag, Typography, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { ApiError, post, request, toastError } from '../runtime/api.js';
+import { ApiError, get, post, request, toastError } from '../runtime/api.js';
 import { useLang } from '../runtime/hooks.js';
 import { PASSWORD_MESSAGES } from '../../shared/validators/password.js';
 import { changePasswordBySms, checkInit, getInfo, maskPhone, sendCode, updateInfo, type AccountInfo } from './account.js';
@@ -107,6 +109,7 @@ export function BindSignStep({ info, pending, showLogout, onLogout, onInfo, onNe
   const [serverStep, setServerStep] = useState(0);
   const [waited, setWaited] = useState(0);
   const [polling, setPolling] = useState(true);
+  const [bound, setBound] = useState(false);
   const reloaded = useRef(false);
 
   useEffect(() => {
@@ -116,6 +119,7 @@ export function BindSignStep({ info, pending, showLogout, onLogout, onInfo, onNe
       checkInit()
         .then((st) => {
           setServerStep(st.step);
+          setBound(!st.hasStep.includes(1));
           if (!st.hasStep.includes(2) && !reloaded.current) {
             reloaded.current = true;
             void getInfo().then(onInfo).catch(() => undefined);
@@ -140,7 +144,7 @@ export function BindSignStep({ info, pending, showLogout, onLogout, onInfo, onNe
   const done = serverStep >= 3;
   return (
     <div className="kc-onboarding-bind">
-      {pending.includes(1) && <Alert type="info" showIcon message={t('onboarding.bindUnavailable')} style={{ marginBottom: 16 }} />}
+      {pending.includes(1) && <BindQrCode bound={bound} />}
       {pending.includes(2) && (
         <>
           <Typography.Paragraph>{t('onboarding.signHint')}</Typography.Paragraph>
@@ -168,6 +172,52 @@ export function BindSignStep({ info, pending, showLogout, onLogout, onInfo, onNe
         </Button>
       </Space>
     </div>
+  );
+}
+
+interface BindQr {
+  source: string;
+  name: string;
+  image: string;
+  /** Seconds the code's ticket lives. */
+  expiresIn: number;
+}
+
+/** Onboarding step 1: the binding QR code (see the module comment); `bound` once the server says so. */
+function BindQrCode({ bound }: { bound: boolean }) {
+  const { t } = useTranslation();
+  const [qr, setQr] = useState<BindQr | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [round, setRound] = useState(0);
+
+  useEffect(() => {
+    if (bound) return undefined;
+    let gone = false;
+    let renew: ReturnType<typeof setTimeout> | undefined;
+    get<BindQr>('/api/blade-auth/oauth/bind-qrcode', undefined, { silent: true })
+      .then((q) => {
+        if (gone) return;
+        setQr(q);
+        setError(null);
+        // a new code a little before the ticket expires
+        renew = setTimeout(() => setRound((r) => r + 1), Math.max(30, q.expiresIn - 30) * 1000);
+      })
+      .catch((e: unknown) => !gone && setError(e instanceof ApiError && e.message ? e.message : t('onboarding.bindUnavailable')));
+    return () => {
+      gone = true;
+      clearTimeout(renew);
+    };
+  }, [round, bound, t]);
+
+  if (bound) return <Alert type="success" showIcon message={t('onboarding.bound')} style={{ marginBottom: 16 }} />;
+  if (error) return <Alert type="warning" showIcon message={error} style={{ marginBottom: 16 }} />;
+  if (!qr) return null;
+  return (
+    <Space direction="vertical" align="center" style={{ width: '100%', marginBottom: 16 }} className="kc-onboarding-qr">
+      <img src={qr.image} alt={t('onboarding.bindHint')} width={180} height={180} />
+      <Typography.Text>{t('onboarding.bindHint')}</Typography.Text>
+      <Typography.Text type="secondary">{qr.name}</Typography.Text>
+    </Space>
   );
 }
 

@@ -62,6 +62,7 @@ export const accountTexts: Texts = {
     zh: '账号绑定需要管理员配置消息应用,请联系管理员。',
     en: 'Binding needs a messaging app configured by an administrator: please contact them.',
   },
+  'onboarding.bound': { zh: '账号已绑定', en: 'The account is bound' },
   'onboarding.signHint': { zh: '请上传或手写您的签名', en: 'Upload or draw your signature' },
   'onboarding.signed': { zh: '已签名', en: 'Signed' },
   'onboarding.notSigned': { zh: '未签名', en: 'Not signed' },
