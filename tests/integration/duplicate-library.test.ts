@@ -225,6 +225,39 @@ describe('algorithms and thresholds', () => {
   });
 });
 
+describe('bad parameters of the result calls', () => {
+  it('a missing or malformed id, a document the result does not name, an unfinished task: a message, never a 500', async () => {
+    const R = '/api/duplicate/duplicatetask';
+    const missing = await call(s, admin, 'GET', `${R}/getResult`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.msg).toBe('缺少参数 id');
+    const bad = await call(s, admin, 'GET', `${R}/getResult?id=x1`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('参数 id 的值无效');
+    expect((await call(s, admin, 'GET', `${R}/getResult?id=123456789`)).status).toBe(404);
+    // a finished task of ours: getText of a document its result does not name is 404, a malformed one 400
+    const f = await fx.addText(admin, '单独.txt', UNRELATED, `${TAG}-x`);
+    const r = await task({ fileIds: [f.id], libraryFolder: `${TAG}-x` });
+    expect((await call(s, admin, 'GET', `${R}/getText?id=${r.task.id}&documentId=${f.documentId}`)).status).toBe(200);
+    expect((await call(s, admin, 'GET', `${R}/getText?id=${r.task.id}&documentId=123456789`)).status).toBe(404);
+    const noDoc = await call(s, admin, 'GET', `${R}/getText?id=${r.task.id}`);
+    expect(noDoc.status).toBe(400);
+    expect(noDoc.body.msg).toBe('缺少参数 documentId');
+    // a task still queued (written directly: the job would finish it at once) has no report yet
+    const id = String(BigInt(r.task.id) + 11n);
+    await s.kernel.database.pool.query(
+      `INSERT INTO duplicate_task (id, tenant_id, name, task_status, progress, create_user, create_dept, is_deleted) VALUES ($1::bigint, '000000', $2, 0, 0, $3::bigint, $4::bigint, 0)`,
+      [id, `${TAG} 排队`, admin.userId, admin.deptId],
+    );
+    const early = await call(s, admin, 'GET', `${R}/report?id=${id}`);
+    expect(early.status).toBe(400);
+    expect(early.body.msg).toBe('查重任务尚未完成，不能下载报告');
+    const earlyEn = await call(s, admin, 'GET', `${R}/report?id=${id}`, undefined, { 'accept-language': 'en' });
+    expect(earlyEn.body.msg).toBe('The task has not finished: no report yet');
+    await s.kernel.database.pool.query('DELETE FROM duplicate_task WHERE id = $1::bigint', [id]);
+  });
+});
+
 describe('checkRepeat', () => {
   it('a role without the project menu gets 403', async () => {
     const id = (await s.kernel.database.pool.query(`SELECT id::text FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0].id;
