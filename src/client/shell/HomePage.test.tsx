@@ -84,14 +84,19 @@ beforeEach(() => {
   server.on('GET', '/api/system/dashborad/myBasicAchievements', MINE);
   server.on('GET', '/api/system/dashborad/companyBasicAchievements', COMPANY);
   server.on('GET', '/api/basic/achievement/statistics', STATS);
+  server.on('GET', '/api/basic/todo/list', { records: [], total: 0 });
 });
 
 type Node = { title?: string; titleEn?: string; 'x-component'?: string; 'x-component-props'?: Record<string, any>; properties?: Record<string, Node> };
 
-/** The page schema's cards (title, titleEn, chart props), in order. */
+/** The page schema's chart cards (title, titleEn, chart props), in order (the to-do cards: TodoCard.test.tsx). */
 function cards(node: Node = dashboard.schema as Node): Array<{ title: string; titleEn: string; chart: Record<string, any> }> {
   return Object.values(node.properties ?? {}).flatMap((n) =>
-    n['x-component'] === 'Card' ? [{ title: n.title!, titleEn: n.titleEn!, chart: Object.values(n.properties!)[0]['x-component-props']! }] : cards(n),
+    n['x-component'] === 'Card'
+      ? Object.values(n.properties!)[0]['x-component'] === 'Chart'
+        ? [{ title: n.title!, titleEn: n.titleEn!, chart: Object.values(n.properties!)[0]['x-component-props']! }]
+        : []
+      : cards(n),
   );
 }
 
