@@ -151,7 +151,9 @@ function checkXPathOf(x: string | undefined): void {
   if (!x) return;
   try {
     checkXPath(x);
-  } catch {
+  } catch (e) {
+    // jsdom missing is the installation's fault, not the expression's
+    if ((e as { code?: string })?.code === 'MODULE_NOT_FOUND') throw e;
     throw new ConfigError(fmt(CONFIG_MESSAGES.xpath, x));
   }
 }

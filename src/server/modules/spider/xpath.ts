@@ -12,7 +12,8 @@
  *
  * The post-processing steps (`process`) are crawl.ts `postProcess`, shared by both paths.
  *
- * jsdom is loaded on first use only (a task without XPath never loads it). `checkXPath` is synchronous (the
+ * jsdom is loaded on first use only (a task without XPath never loads it); it is a runtime dependency of the
+ * server (without it an XPath configuration fails with MODULE_NOT_FOUND rather than a misleading message). `checkXPath` is synchronous (the
  * configuration check, config.ts) and throws the parser's error for an expression jsdom cannot compile.
  */
 import { createRequire } from 'node:module';
