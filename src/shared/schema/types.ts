@@ -259,6 +259,12 @@ export interface ResourceSchema {
    */
   searchByEs?: { public?: Record<string, string | number | boolean> };
   /**
+   * Word documents filled from a record (src/server/modules/documents): each `items` kind has its template in
+   * `templates` (uploaded .docx, newest enabled of the kind) or one built from the form; `preview` is the public
+   * page a signed link opens.
+   */
+  documents?: { templates?: string; items: Array<{ kind: string; title: string; titleEn: string; preview?: string }> };
+  /**
    * Records imported from files and published to the portal (src/server/modules/portal/records.ts): `dedupe`
    * fields make two records the same (deleteRuplicate), `toContent` maps portal/content fields to this
    * resource's (export-to-portal), `import` the formats import-qikan reads into it.

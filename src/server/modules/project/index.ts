@@ -9,7 +9,8 @@
  * - declaration.ts: the budget arithmetic, the fixed states, the group company, the save progress;
  *   routes.ts: the declaration's own lists and calls; expert.ts: picking rules and submitComment;
  *   dashboard.ts: the project figures of the home page (myProjectNumber, companyProjectNumber,
- *   companyProjectMoney, expertProject);
+ *   companyProjectMoney, expertProject); templates.ts: the Word templates of the project documents (enable,
+ *   checkVersion, tree; the documents themselves come from src/server/modules/documents);
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -24,6 +25,7 @@ import { registerDeclarationHooks, PROJECT } from './declaration.js';
 import { registerDeclarationRoutes } from './routes.js';
 import { registerExpert } from './expert.js';
 import { registerProjectDashboard } from './dashboard.js';
+import { registerTemplates } from './templates.js';
 import { migrations } from './migrations.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
@@ -80,6 +82,7 @@ export const module: Module = {
     registerDeclarationRoutes(app, { db, engine: k.engine, org: k.org });
     registerExpert(app, db, k.engine, k.org);
     registerProjectDashboard(app, { db, engine: k.engine, org: k.org });
+    registerTemplates(app, db, k.engine);
   },
   async seed(k) {
     const db = k.database.db;

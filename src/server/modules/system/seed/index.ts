@@ -98,6 +98,19 @@ const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectMana
 /** Who declares research projects and reads the guides (issue 12). */
 const DECLARERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
+/** Project sub-areas (issue 12): [resource and menu code, zh, en, button noun zh, en, who writes]. */
+const PROJECT_AREAS: Array<[string, string, string, string, string, string[]]> = [
+  ['intent', '项目意向', 'Project intents', '意向', 'intent', DECLARERS],
+  ['plan', '项目计划', 'Project plans', '计划', 'plan', [ROLE.researchManagement]],
+  ['report', '项目报告', 'Project reports', '报告', 'report', DECLARERS],
+  ['reportrule', '报告规则', 'Report rules', '报告规则', 'report rule', [ROLE.researchManagement]],
+  ['itemchange', '项目变更', 'Project changes', '变更', 'change', DECLARERS],
+  ['budget', '经费预算', 'Budgets', '预算', 'budget', [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager]],
+  ['money', '经费收支', 'Funds', '收支', 'fund entry', [ROLE.researchManagement, ROLE.declaringUnit]],
+  ['annex', '项目附件', 'Project documents', '附件', 'document', DECLARERS],
+  ['template', '文书模板', 'Document templates', '模板', 'template', [ROLE.admin, ROLE.researchManagement]],
+];
+
 const ADMINS = { view: [ROLE.admin], add: [ROLE.admin], edit: [ROLE.admin], delete: [ROLE.admin] };
 
 /**
@@ -111,6 +124,8 @@ const ORG_MENUS: MenuSeed[] = [
   { code: 'tenant', name: '租户管理', nameEn: 'Tenants', path: '/system/tenant', resource: 'system/tenant', grant: [ROLE.admin], children: buttons('tenant', '租户', 'tenant', ADMINS) },
   { code: 'client', name: '应用管理', nameEn: 'Clients', path: '/system/client', resource: 'system/client', grant: [ROLE.admin], children: buttons('client', '应用', 'client', ADMINS) },
   { code: 'param', name: '参数管理', nameEn: 'Parameters', path: '/system/param', resource: 'system/param', grant: [ROLE.admin], children: buttons('param', '参数', 'parameter', ADMINS) },
+  // the OpenID Connect providers of social sign-in (issue 10; schemas/system/oauthprovider.json, core/auth/social.ts)
+  { code: 'oauthprovider', name: '第三方登录', nameEn: 'Sign-in providers', path: '/system/oauthprovider', resource: 'system/oauthprovider', grant: [ROLE.admin], children: buttons('oauthprovider', '登录源', 'provider', ADMINS) },
   {
     code: 'log', name: '日志管理', nameEn: 'Logs', path: '/system/log', source: 'FileSearchOutlined', grant: [ROLE.admin],
     children: [
@@ -189,7 +204,7 @@ const GRANTED_WITH: Record<string, string[]> = { [ROLE.researchManagement]: [SUB
 export const MENUS: MenuSeed[] = [
   {
     code: 'project', name: '科研项目', nameEn: 'Research projects', path: '/project', source: 'ProjectOutlined',
-    grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.expert, ROLE.researcher],
+    grant: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.expert, ROLE.researcher, ROLE.admin],
     children: [
       // issue 12 (src/server/modules/project): guides, declarations and the experts picked for them
       {
@@ -198,13 +213,23 @@ export const MENUS: MenuSeed[] = [
       },
       {
         code: 'project_baseinfo', name: '项目申报', nameEn: 'Project declaration', path: '/project/baseinfo', resource: 'project/baseinfo', grant: DECLARERS,
-        children: buttons('project_baseinfo', '项目', 'project', { view: DECLARERS, add: DECLARERS, edit: DECLARERS, delete: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager] }),
+        children: [
+          ...buttons('project_baseinfo', '项目', 'project', { view: DECLARERS, add: DECLARERS, edit: DECLARERS, delete: [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager] }),
+          // Excel import / export (modules/excel, spec 002 §2): the path names the seeded template
+          { code: buttonCode('project_baseinfo', 'export'), name: '导出项目', nameEn: 'Export projects', path: 'project_baseinfo', category: 2, grant: DECLARERS },
+          { code: buttonCode('project_baseinfo', 'import'), name: '导入项目', nameEn: 'Import projects', path: 'project_baseinfo', category: 2, grant: [ROLE.researchManagement] },
+        ],
       },
       {
         code: 'project_expert', name: '评审专家', nameEn: 'Expert panels', path: '/project/expert', resource: 'project/expert', grant: [ROLE.researchManagement],
         children: buttons('project_expert', '评审专家', 'expert', { view: [ROLE.researchManagement], add: [ROLE.researchManagement], edit: [ROLE.researchManagement], delete: [ROLE.researchManagement] }),
       },
       { code: 'project_expert_todo', name: '专家评审', nameEn: 'Expert review', path: '/project/expert-todo', isEnabled: false, roles: [ROLE.expert], grant: [ROLE.expert] },
+      // the project sub-areas (spec 001 §2): each a schema of schemas/project/; reports, changes and intents on their BPMN process
+      ...PROJECT_AREAS.map(([code, name, nameEn, unit, unitEn, writers]) => ({
+        code: `project_${code}`, name, nameEn, path: `/project/${code}`, resource: `project/${code}`, grant: [...new Set([...DECLARERS, ...writers])],
+        children: buttons(`project_${code}`, unit, unitEn, { view: [...new Set([...DECLARERS, ...writers])], add: writers, edit: writers, delete: writers.filter((r) => r !== ROLE.researcher) }),
+      })),
     ],
   },
   {
@@ -287,7 +312,10 @@ export const MENUS: MenuSeed[] = [
           { code: 'user_reset', name: '密码重置', nameEn: 'Reset password', category: 2, grant: [ROLE.admin] },
           { code: 'user_expert', name: '设置专家', nameEn: 'Set expert', category: 2, grant: [ROLE.admin] },
           { code: 'user_unlock', name: '账号解锁', nameEn: 'Unlock', category: 2, grant: [ROLE.admin] },
+          { code: 'user_approve', name: '注册审核', nameEn: 'Approve registrations', category: 2, grant: [ROLE.admin] },
           { code: buttonCode('user', 'export'), name: '导出用户', nameEn: 'Export users', category: 2, grant: [ROLE.admin] },
+          // users through the Excel template `user` (modules/excel seed.ts): import and the template download
+          { code: buttonCode('user', 'import'), name: '导入用户', nameEn: 'Import users', path: 'user', category: 2, grant: [ROLE.admin] },
         ],
       },
       // departments, posts, tenants, clients, parameters, logs (issue 9: modules/system/org.ts, tenants.ts, logs.ts)
