@@ -2,17 +2,19 @@
 /**
  * View operations (`list.operations[].result: 'view'`) through the real crawl task schema
  * (schemas/spider/task.json) against a fake server: 查看数据 shows the task's collected rows in a RemoteTable
- * whose columns come with the rows, 任务看板 its execution status (getExecuteStatus) and per-minute chart (ECharts mocked: the chart's
- * data-series is checked), 采集日志 its log with the schema's columns — each reading the clicked row's id
- * (`$row.id`), none calling an endpoint of the operation itself; the task list's other dialogs — 移动分组
- * (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData with a column mapping into
- * platform records), 导出状态 (getExportStatus figures); and the pure helpers (withRowRefs, RemoteTable's
- * columns and cells).
+ * whose columns come with the rows, 任务看板 its execution status (getExecuteStatus) and per-minute chart
+ * (ECharts mocked: the chart's data-series is checked), 采集日志 its log with the schema's columns — each
+ * reading the clicked row's id (`$row.id`), none calling an endpoint of the operation itself; the task list's
+ * other dialogs — 移动分组 (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData
+ * with a column mapping into platform records), 导出状态 (getExportStatus figures); 测试连接 of a stored export
+ * connection (schemas/spider/exportconfig.json); and the pure helpers (withRowRefs, RemoteTable's columns and
+ * cells).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import taskJson from '../../../schemas/spider/task.json';
+import exportConfigJson from '../../../schemas/spider/exportconfig.json';
 import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
 import { ResourcePage } from './ResourcePage.js';
 import { ok, renderApp, setLang, type FakeServer } from './test-utils.js';
@@ -35,7 +37,9 @@ let server: FakeServer;
 
 beforeEach(() => {
   setLang('zh');
-  server = baseServer([schema]);
+  server = baseServer([schema, exportConfigJson as unknown as ResourceSchema]);
+  server.on('GET', '/api/spider/exportconfig/list', ok({ records: [{ id: '61', name: '成果库', url: 'postgresql://kc@127.0.0.1:5432/kc' }], total: 1, size: 10, current: 1, pages: 1 }));
+  server.on('POST', '/api/spider/task/testConnection', ok({ ok: true, database: 'kc', version: '16.4' }));
   server.on('GET', '/api/spider/task/list', ok({ records: TASKS, total: 2, size: 10, current: 1, pages: 1 }));
   server.on('GET', '/api/spider/task/viewData', (r: { query: Record<string, string> }) =>
     ok(r.query.id === '71'
@@ -142,6 +146,19 @@ describe('the other operations of the crawl task list', () => {
     fireEvent.click(within(rowOf('政策通知')).getByRole('button', { name: '导出状态' }));
     const stat = await screen.findByTestId('kc-chart');
     await waitFor(() => expect(JSON.parse(stat.dataset.series!)).toEqual([{ title: '进度', value: 100 }, { title: '已导出', value: 9 }, { title: '已读取', value: 9 }]));
+  });
+});
+
+describe('export connections', () => {
+  it('tests a stored connection from its row', async () => {
+    renderApp(<ResourcePage name="spider/exportconfig" />);
+    await screen.findByText('成果库');
+    fireEvent.click(within(rowOf('成果库')).getByRole('button', { name: '测试连接' }));
+    expect(await screen.findByText('连接该数据库并检查可用？')).toBeTruthy();
+    fireEvent.click(within(dialog()).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(server.calls('/api/spider/task/testConnection')).toHaveLength(1));
+    expect(server.calls('/api/spider/task/testConnection')[0].body).toEqual({ exportConfigId: '61' });
+    expect(await screen.findByText('连接成功')).toBeTruthy();
   });
 });
 
