@@ -288,6 +288,16 @@ describe('signing in with the provider', () => {
     expect(res.body.access_token).toBeTruthy();
     const me = await call(s, { ...kyry, token: res.body.access_token }, 'GET', '/api/blade-auth/oauth/user-info');
     expect(me.status).toBe(200);
+
+    // logging off the messaging app unbinds the identity: the next sign-in with it is a first-time one
+    const off = await call(s, kyry, 'GET', '/api/system/wechatEndpoint/log-off-by-userId');
+    expect(off.status).toBe(200);
+    expect((await q(`SELECT wechat_bound FROM blade_user WHERE id = $1`, [kyry.userId])).rows[0].wechat_bound).toBe(false);
+    expect(await countRows(s, 'blade_user_oauth', 'user_id = $1', [kyry.userId])).toBe(0);
+    const after = await grant(await authorize(sub));
+    expect(after.status).toBe(200);
+    expect(after.body.user_id).toBe('-1');
+    expect(after.body).not.toHaveProperty('access_token');
   });
 
   it('a first-time identity gets the register dialog\'s data, registers, waits for approval in the user screen, then signs in', async () => {

@@ -15,7 +15,9 @@
  * | GET  /api/blade-user/checkInit              | onboarding status `{step, hasStep, desc}` (§3.4, §4)             |
  * | GET  /api/blade-user/showInitPassWord       | true while the caller still has a generated or reset password    |
  * | GET  /api/system/wechatEndpoint/log-off-by-userId?userId= | unbinds the messaging app (own account; |
- * |                                             | an administrator may name a user of the tenant)                  |
+ * |                                             | an administrator may name a user of the tenant): wechat_bound    |
+ * |                                             | false and the account's third-party identities dropped (bound by |
+ * |                                             | onboarding step 1 or a social registration, social-routes.ts)   |
  *
  * update-info (spec 000 §3.3, §4 'Saving personal info sets isPerfect to true … Skipping sends only id and
  * isPerfect true'): the body's fields of the form `schemas/_pages/userinfo.json` — the same page schema the
@@ -289,7 +291,8 @@ export function registerAccountModule(app: FastifyInstance, k: Kernel): void {
     const done = await db.transaction().execute(async (trx) => {
       const r = await sql`UPDATE blade_user SET wechat_bound = false, update_time = now() WHERE id = ${userId}::bigint AND tenant_id = ${u.tenantId} AND is_deleted = 0`.execute(trx);
       if (!Number(r.numAffectedRows ?? 0)) return false;
-      await sql`DELETE FROM blade_user_oauth WHERE user_id = ${userId}::bigint AND tenant_id = ${u.tenantId} AND source = 'wechat'`.execute(trx);
+      // every identity bound to the account: binding goes through the configured sign-in providers, whatever their source
+      await sql`DELETE FROM blade_user_oauth WHERE user_id = ${userId}::bigint AND tenant_id = ${u.tenantId}`.execute(trx);
       return true;
     });
     if (!done) throw new ApiError(404, 'notFound');
