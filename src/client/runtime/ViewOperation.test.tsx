@@ -7,7 +7,7 @@
  * reading the clicked row's id (`$row.id`), none calling an endpoint of the operation itself; the task list's
  * other dialogs — 移动分组 (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData
  * with a column mapping into platform records), 导出状态 (getExportStatus figures); 测试连接 of a stored export
- * connection (schemas/spider/exportconfig.json); and the pure helpers (withRowRefs, RemoteTable's columns and
+ * connection (schemas/spider/exportconfig.json); 执行记录 of a schedule (getJobsBySpriderTask); and the pure helpers (withRowRefs, RemoteTable's columns and
  * cells).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +15,7 @@ import React from 'react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import taskJson from '../../../schemas/spider/task.json';
 import exportConfigJson from '../../../schemas/spider/exportconfig.json';
+import scheduleJson from '../../../schemas/spider/schedule.json';
 import type { ListOperation, ResourceSchema } from '../../shared/schema/types.js';
 import { ResourcePage } from './ResourcePage.js';
 import { ok, renderApp, setLang, type FakeServer } from './test-utils.js';
@@ -37,7 +38,9 @@ let server: FakeServer;
 
 beforeEach(() => {
   setLang('zh');
-  server = baseServer([schema, exportConfigJson as unknown as ResourceSchema]);
+  server = baseServer([schema, exportConfigJson as unknown as ResourceSchema, scheduleJson as unknown as ResourceSchema]);
+  server.on('GET', '/api/cron/schedule/list', ok({ records: [{ id: '65', spiderTaskId: '71', cronExpression: '0 2 * * *', scheduleStatus: 1 }], total: 1, size: 10, current: 1, pages: 1 }));
+  server.on('GET', '/api/cron/schedule/getJobsBySpriderTask', ok({ records: [{ id: '9', status: 'done', progress: 100, readCount: 13, writtenCount: 19, failedCount: 1, error: null, createTime: '2026-11-25 02:00:00', finishTime: '2026-11-25 02:00:41' }], total: 1, size: 10, current: 1, pages: 1 }));
   server.on('GET', '/api/spider/exportconfig/list', ok({ records: [{ id: '61', name: '成果库', url: 'postgresql://kc@127.0.0.1:5432/kc' }], total: 1, size: 10, current: 1, pages: 1 }));
   server.on('POST', '/api/spider/task/testConnection', ok({ ok: true, database: 'kc', version: '16.4' }));
   server.on('GET', '/api/spider/task/list', ok({ records: TASKS, total: 2, size: 10, current: 1, pages: 1 }));
@@ -159,6 +162,19 @@ describe('export connections', () => {
     await waitFor(() => expect(server.calls('/api/spider/task/testConnection')).toHaveLength(1));
     expect(server.calls('/api/spider/task/testConnection')[0].body).toEqual({ exportConfigId: '61' });
     expect(await screen.findByText('连接成功')).toBeTruthy();
+  });
+});
+
+describe('schedules', () => {
+  it('lists the crawl jobs a schedule’s task has run', async () => {
+    renderApp(<ResourcePage name="cron/schedule" />);
+    await screen.findByText('0 2 * * *');
+    fireEvent.click(within(rowOf('0 2 * * *')).getByRole('button', { name: '执行记录' }));
+    const table = await screen.findByTestId('kc-remote-table');
+    expect(await within(table).findByText('2026-11-25 02:00:41')).toBeTruthy();
+    expect(within(table).getByRole('columnheader', { name: '数据条数' })).toBeTruthy();
+    expect(within(table).getByText('19')).toBeTruthy();
+    expect(server.calls('/api/cron/schedule/getJobsBySpriderTask')[0].query).toMatchObject({ spiderTaskId: '71' });
   });
 });
 
