@@ -7,8 +7,8 @@
  * reading the clicked row's id (`$row.id`), none calling an endpoint of the operation itself; the task list's
  * other dialogs — 移动分组 (moveGroup of the checked rows), 通知用户 (saveMessageUser), 导出数据 (exportData
  * with a column mapping into platform records), 导出状态 (getExportStatus figures); 测试连接 of a stored export
- * connection (schemas/spider/exportconfig.json); 执行记录 of a schedule (getJobsBySpriderTask); and the pure helpers (withRowRefs, RemoteTable's columns and
- * cells).
+ * connection (schemas/spider/exportconfig.json); 执行记录 of a schedule (getJobsBySpriderTask); and the pure
+ * helpers (withRowRefs, RemoteTable's columns and cells).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
