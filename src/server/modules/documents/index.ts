@@ -11,6 +11,7 @@
  * | GET generateReportFile?id=&kind=             | `{token, link, expiresIn}`: a signed link (30 minutes) to the   |
  * |                                              | kind's public preview page, e.g. `/previewTaskBook?token=…`     |
  * | GET preview?token= (public, no login)        | the .docx the token names, inline, as the record is now          |
+ * | GET /api/documents/preview?token= (public)   | the same for any resource: what the preview pages read           |
  *
  * Access: the read grant of the resource and the record visible to the caller (tenant and data scope; 404
  * otherwise); `kind` must be one of the schema's (400 文书类型不存在). The preview token is a JWT (HS256, the
@@ -99,6 +100,33 @@ async function generate(d: Deps, r: Resource, user: AuthUser, id: unknown, rawKi
 const send = (reply: FastifyReply, f: { file: string; bytes: Buffer }, inline = false) =>
   reply.header('Content-Type', DOCX).header('Content-Disposition', inline ? attachment(f.file).replace(/^attachment/, 'inline') : attachment(f.file)).send(f.bytes);
 
+/**
+ * The document a preview token names (see the module comment), as the record is now; `only` limits it to one
+ * resource (its own `<api>/preview`). 401 预览链接无效或已过期 for a token that does not verify.
+ */
+async function preview(d: Deps, token: unknown, only?: Resource): Promise<{ file: string; bytes: Buffer }> {
+  let claims: Row;
+  try {
+    if (typeof token !== 'string' || token.length > 4096) throw new Error('no token');
+    claims = (await jwtVerify(token, d.key, { audience: AUDIENCE, algorithms: ['HS256'] })).payload as Row;
+  } catch {
+    throw new ApiError(401, M.token);
+  }
+  const r = d.engine.registry.resources.get(String(claims.r));
+  if (!r?.schema.documents || (only && only.schema.name !== r.schema.name)) throw new ApiError(401, M.token);
+  // the record as it is now, in the token's tenant: the link was issued to a reader of the record
+  const tenantId = String(claims.t);
+  const rows = await d.engine.query(`SELECT ${d.engine.selectList(r)} FROM ${quote(r.schema.table)} WHERE tenant_id = $1 AND ${quote(r.keyColumn)}::text = $2 AND is_deleted = 0`, [tenantId, String(claims.id)]);
+  if (!rows[0]) throw new ApiError(404, 'notFound');
+  const rec = d.engine.toRecord(r, rows[0]);
+  const k = kindOf(r, claims.k);
+  const lang: Lang = claims.l === 'en' ? 'en' : 'zh';
+  const title = lang === 'en' ? k.titleEn : k.title;
+  const data = await documentData(d.db, r, tenantId, rec, lang, title);
+  const t = await uploadedTemplate(d, r, tenantId, k.kind);
+  return { file: `${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) };
+}
+
 function mount(app: FastifyInstance, d: Deps, r: Resource): void {
   const api = r.schema.api;
   const tags = [r.schema.name];
@@ -135,28 +163,9 @@ function mount(app: FastifyInstance, d: Deps, r: Resource): void {
     const page = kindOf(r, kind).preview ?? '/previewFile';
     return ok({ token, link: `${page}?token=${encodeURIComponent(token)}`, expiresIn: PREVIEW_SECONDS }, undefined, req.lang);
   });
-  app.get(`${api}/preview`, { config: { public: true }, schema: { tags, summary: `${r.schema.titleEn}: a document by its signed link (no login)` } }, async (req, reply) => {
-    const token = q(req).token;
-    let claims: Row;
-    try {
-      if (typeof token !== 'string' || token.length > 4096) throw new Error('no token');
-      claims = (await jwtVerify(token, d.key, { audience: AUDIENCE, algorithms: ['HS256'] })).payload as Row;
-    } catch {
-      throw new ApiError(401, M.token);
-    }
-    if (claims.r !== r.schema.name) throw new ApiError(401, M.token);
-    // the record as it is now, in the token's tenant: the link was issued to a reader of the record
-    const tenantId = String(claims.t);
-    const rows = await d.engine.query(`SELECT ${d.engine.selectList(r)} FROM ${quote(r.schema.table)} WHERE tenant_id = $1 AND ${quote(r.keyColumn)}::text = $2 AND is_deleted = 0`, [tenantId, String(claims.id)]);
-    if (!rows[0]) throw new ApiError(404, 'notFound');
-    const rec = d.engine.toRecord(r, rows[0]);
-    const k = kindOf(r, claims.k);
-    const lang: Lang = claims.l === 'en' ? 'en' : 'zh';
-    const title = lang === 'en' ? k.titleEn : k.title;
-    const data = await documentData(d.db, r, tenantId, rec, lang, title);
-    const t = await uploadedTemplate(d, r, tenantId, k.kind);
-    return send(reply, { file: `${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) }, true);
-  });
+  app.get(`${api}/preview`, { config: { public: true }, schema: { tags, summary: `${r.schema.titleEn}: a document by its signed link (no login)` } }, async (req, reply) =>
+    send(reply, await preview(d, q(req).token, r), true),
+  );
 }
 
 export const module: Module = {
@@ -164,5 +173,9 @@ export const module: Module = {
   routes(app, k) {
     const d: Deps = { db: k.database.db, engine: k.engine, store: new LocalFileStore(path.join(k.config.dataDir, 'files')), key: new TextEncoder().encode(`${loadOrCreateSecrets(k.config.dataDir).jwtKey}:documents`) };
     for (const r of k.registry.resources.values()) if (r.schema.documents && r.tenantScoped) mount(app, d, r);
+    // the preview pages (/previewReport …) read any resource's document by the token alone
+    app.get('/api/documents/preview', { config: { public: true }, schema: { tags: ['documents'], summary: 'A document by its signed link (no login)' } }, async (req, reply) =>
+      send(reply, await preview(d, ((req.query ?? {}) as Row).token), true),
+    );
   },
 };
