@@ -201,6 +201,33 @@ describe('tenants', () => {
     expect((await call(s, admin, 'GET', `${TENANT}/list?tenantName=${TAG}`)).body.data.records.map((r: Json) => r.id)).toEqual([tenant.id]);
   });
 
+  it('the tenant, its department, roles, top menus and administrator are one transaction: a failure at the last step leaves none of them', async () => {
+    // fault injection: the administrator's role link (provisionTenant's last insert) fails for this tenant only
+    const name = `${TAG}半途`;
+    const fn = `${TAG}_fail`.toLowerCase();
+    const pool = s.kernel.database.pool;
+    await pool.query(`CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $f$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM blade_user u JOIN blade_dept d ON d.tenant_id = u.tenant_id WHERE u.id = NEW.user_id AND d.dept_name = '${name}') THEN
+          RAISE EXCEPTION 'injected failure';
+        END IF;
+        RETURN NEW;
+      END $f$`);
+    await pool.query(`CREATE TRIGGER ${fn} BEFORE INSERT ON blade_user_role FOR EACH ROW EXECUTE FUNCTION ${fn}()`);
+    try {
+      const tables = ['blade_tenant', 'blade_dept', 'blade_role', 'blade_role_menu', 'blade_top_menu', 'blade_top_menu_setting', 'blade_user', 'blade_user_role'];
+      const before = await Promise.all(tables.map((t) => countRows(s, t)));
+      const res = await call(s, admin, 'POST', `${TENANT}/submit`, { tenantName: name, contactPerson: '赵六' });
+      expect(res.status).toBe(500);
+      expect(Object.keys(res.body.data)).toEqual(['errorId']); // the id of the error log row, nothing of the tenant
+      expect(await Promise.all(tables.map((t) => countRows(s, t)))).toEqual(before);
+      expect(await countRows(s, 'blade_tenant', 'tenant_name = $1', [name])).toBe(0);
+    } finally {
+      await pool.query(`DROP TRIGGER ${fn} ON blade_user_role`);
+      await pool.query(`DROP FUNCTION ${fn}()`);
+    }
+  });
+
   it('info by domain (public) and datasource (no secrets)', async () => {
     const info = await call(s, null, 'GET', `${TENANT}/info?domain=${TAG}.example.com`);
     expect(info.body.data).toEqual({ tenantId: tenant.tenantId, tenantName: `${TAG}租户`, domain: `${TAG}.example.com` });
