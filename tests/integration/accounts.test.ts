@@ -367,6 +367,26 @@ describe('SMS codes (spec 000 §4, §5, §9; DESIGN §8)', () => {
   });
 });
 
+describe('the login page (spec 000 §2.6, §7 tenant info by domain)', () => {
+  it('tenant/info answers the live tenant serving a domain, and nothing for an unknown or expired one', async () => {
+    const domain = `${TAG}.kc.test`;
+    const before = (await q(`SELECT domain, expire_time FROM blade_tenant WHERE tenant_id = '100001'`)).rows[0];
+    try {
+      await q(`UPDATE blade_tenant SET domain = $1 WHERE tenant_id = '100001'`, [domain]);
+      const hit = await call(s, null, 'GET', `/api/blade-system/tenant/info?domain=${domain.toUpperCase()}`);
+      expect(hit.status).toBe(200);
+      expect(hit.body.data).toMatchObject({ tenantId: '100001', domain });
+      expect((await call(s, null, 'GET', `/api/blade-system/tenant/info?domain=nobody.${domain}`)).body.data).toBeNull();
+      const missing = await call(s, null, 'GET', '/api/blade-system/tenant/info');
+      expect(missing.status).toBe(400);
+      await q(`UPDATE blade_tenant SET expire_time = now() - interval '1 day' WHERE tenant_id = '100001'`);
+      expect((await call(s, null, 'GET', `/api/blade-system/tenant/info?domain=${domain}`)).body.data).toBeNull();
+    } finally {
+      await q(`UPDATE blade_tenant SET domain = $1, expire_time = $2 WHERE tenant_id = '100001'`, [before.domain, before.expire_time]);
+    }
+  });
+});
+
 describe('register-guest (spec 000 §2.7, §5, §8)', () => {
   const reg = (body: Json) => call(s, null, 'POST', `${U}/register-guest`, body);
 

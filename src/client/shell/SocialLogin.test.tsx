@@ -63,6 +63,16 @@ describe('social sign-in buttons', () => {
     await waitFor(() => expect(screen.queryByText('其他登录方式')).toBeNull());
   });
 
+  it('a tenant given by the domain hides the tenant fields and names the providers of that tenant', async () => {
+    server.on('GET', '/api/blade-system/tenant/info', { tenantId: '100001', tenantName: '华北分公司', domain: 'localhost' });
+    page();
+    await waitFor(() => expect(server.calls(SOURCES).at(-1)?.query).toEqual({ tenantId: '100001' }));
+    expect(server.calls('/api/blade-system/tenant/info')[0].query).toEqual({ domain: 'localhost' });
+    // the account form keeps its field hidden (antd's hidden item), the phone form has none
+    await waitFor(() => expect(screen.getAllByLabelText('租户编号').every((i) => i.closest('.ant-form-item-hidden'))).toBe(true));
+    expect(await screen.findByRole('button', { name: /统一身份认证/ })).toBeTruthy();
+  });
+
   it('a button goes to the server\'s start of the authorization for the tenant and remembers the tenant', async () => {
     const went: string[] = [];
     renderApp(<SocialButtons tenantId="100001" navigate={(u) => went.push(u)} />);
