@@ -30,7 +30,6 @@ import { Transform } from 'node:stream';
 import ExcelJS from 'exceljs';
 import './utf8-chunks.js'; // exceljs reads Chinese text split across chunks wrongly without it
 import { ApiError, ValidationError } from '../../core/envelope.js';
-import { nextId } from '../../core/ids.js';
 import type { AuthUser } from '../../core/context.js';
 import type { Db } from '../../core/db/index.js';
 import type { ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
@@ -39,13 +38,14 @@ import { Conditions, quote } from '../../resources/query.js';
 import { ruleFaults } from '../../../shared/schema/rules.js';
 import { statusOf } from '../../resources/status.js';
 import { resolveTemplate } from '../../../shared/schema/expression.js';
-import { labelOf, type ColumnDef } from '../../../shared/schema/derive.js';
+import { labelOf } from '../../../shared/schema/derive.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
 import type { LoadedTemplate } from './templates.js';
 import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
 import { M } from './messages.js';
 import { writeErrors } from './error-workbook.js';
+import { afterCommit, insertRows, ownCommitHooks, updateRow } from './import-write.js';
 
 type Row = Record<string, unknown>;
 const BATCH = 1000;
@@ -67,6 +67,10 @@ export interface ImportResult {
   /** True when the valid rows were committed (no fault, or `partialImport`). */
   committed: boolean;
   faults: RowFault[];
+  /** The keys of the rows written (added, updated): the `afterCommit` hooks get them once the import committed. */
+  written: { add: string[]; edit: string[] };
+  /** The saved records, kept only when the resource's own hooks have an `afterCommit` (it may read `saved`). */
+  saved: Array<{ action: 'add' | 'edit'; id: string; row: Row }>;
 }
 
 interface Parsed {
@@ -108,10 +112,6 @@ function fault(row: number, t: LoadedTemplate, field: string, m: Text): RowFault
   };
 }
 
-/** The cast of a bind parameter into column `c` of a multi-row VALUES list. */
-const cast = (c: ColumnDef) => (c.kind === 'json' ? 'jsonb' : c.idText ? 'bigint' : c.sqlType);
-const bind = (c: ColumnDef, v: unknown) => (v === undefined || v === null ? null : c.kind === 'json' ? JSON.stringify(v) : c.idText ? String(v) : v);
-
 export interface ImportOptions {
   isCovered: boolean;
   lang: Lang;
@@ -137,7 +137,7 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     },
   });
   const input = fs.createReadStream(file).pipe(counter);
-  const res: ImportResult = { read: 0, inserted: 0, updated: 0, failed: 0, committed: false, faults: [] };
+  const res: ImportResult = { read: 0, inserted: 0, updated: 0, failed: 0, committed: false, faults: [], written: { add: [], edit: [] }, saved: [] };
   const seenKeys = new Map<string, number>();
   const writing = () => partial || res.faults.length === 0;
 
@@ -195,10 +195,13 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     }
     res.inserted = 0;
     res.updated = 0;
+    res.written = { add: [], edit: [] };
+    res.saved = [];
   } finally {
     input.destroy();
     engine.changed(r.schema.table);
   }
+  if (res.committed) await afterCommit(engine, user, r, o.lang, res); // outside the transaction, once it stands
   if (res.faults.length) await writeErrors(res.faults, o.lang, path.join(o.folder, 'errors.xlsx'));
   await o.report({ progress: 100, read: res.read, written: res.inserted + res.updated, failed: res.failed });
   return res;
@@ -275,14 +278,20 @@ async function processBatch(engine: ResourceEngine, user: AuthUser, t: LoadedTem
     if (!x.old) inserts.push(ctx.record);
   }
   if (res.faults.length && !t.template.partialImport) return;
-  const after = hooks.some((h) => h.afterSubmit);
+  const keep = ownCommitHooks(engine, r).length > 0;
+  const after = hooks.some((h) => h.afterSubmit) || keep;
   const saved = await insertRows(engine, user, r, inserts, trx, after);
   res.inserted += inserts.length;
   let i = 0;
   for (const ctx of ctxs) {
     const row = ctx.old ? await updateRow(engine, user, r, ctx.record, ctx.old, trx) : saved[i++];
+    const id = String(row[r.keyColumn] ?? row.__k);
     if (ctx.old) res.updated++;
-    if (after) for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved: engine.toRecord(r, row) });
+    res.written[ctx.old ? 'edit' : 'add'].push(id);
+    if (!after) continue;
+    const rec = engine.toRecord(r, row);
+    for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved: rec });
+    if (keep) res.saved.push({ action: ctx.old ? 'edit' : 'add', id, row: rec });
   }
 }
 
@@ -353,61 +362,4 @@ async function refFaults(engine: ResourceEngine, user: AuthUser, t: LoadedTempla
       res.faults.push(...x.p.faults);
     }
   }
-}
-
-/**
- * One INSERT of `records` into `r`'s table, in the caller's tenant: each column's values travel as one array
- * parameter and `unnest` turns them into rows (one parameter per column, not per value: a batch of 500 rows
- * binds ~25 arrays instead of ~12,500 values). Answers the inserted rows when `returning` (hooks want them).
- */
-async function insertRows(engine: ResourceEngine, user: AuthUser, r: Resource, records: Row[], trx: Db, returning: boolean): Promise<Row[]> {
-  if (!records.length) return [];
-  const cols = r.fields.map((f) => r.byField.get(f.name)!).filter((c) => c.column !== r.keyColumn || r.key !== 'id');
-  const params: unknown[] = [];
-  const names: string[] = [];
-  const arrays: string[] = [];
-  const selects: string[] = [];
-  /** One column: its values as an array parameter of `arrayType`, cast to the column's type in the SELECT. */
-  const column = (name: string, values: unknown[], arrayType: 'text' | 'numeric' | 'boolean', to: string) => {
-    params.push(values);
-    names.push(quote(name));
-    arrays.push(`$${params.length}::${arrayType}[]`);
-    selects.push(`u.c${params.length}::${to}`);
-  };
-  if (r.key === 'id') column('id', records.map(() => nextId()), 'text', 'bigint');
-  if (r.tenantScoped) column('tenant_id', records.map(() => user.tenantId), 'text', 'varchar');
-  for (const c of cols) {
-    const kind = c.kind === 'boolean' ? 'boolean' : (c.kind === 'integer' || c.kind === 'number') && !c.idText ? 'numeric' : 'text';
-    column(c.column, records.map((rec) => bind(c, rec[c.field])), kind, cast(c));
-  }
-  const by = records.map(() => user.userId);
-  column('create_user', by, 'text', 'bigint');
-  column('create_dept', records.map(() => user.deptId || null), 'text', 'bigint');
-  column('update_user', by, 'text', 'bigint');
-  const aliases = params.map((_, i) => `c${i + 1}`).join(', ');
-  return engine.query(
-    `INSERT INTO ${quote(r.schema.table)} (${names.join(', ')}) SELECT ${selects.join(', ')} FROM unnest(${arrays.join(', ')}) AS u(${aliases})${returning ? ' RETURNING *' : ''}`,
-    params,
-    trx,
-  );
-}
-
-/** Updates the record `old` with `values` (every field), as the caller. */
-async function updateRow(engine: ResourceEngine, user: AuthUser, r: Resource, values: Row, old: Row, trx: Db): Promise<Row> {
-  const params: unknown[] = [];
-  const sets = r.fields
-    .filter((f) => f.name !== r.key)
-    .map((f) => {
-      const c = r.byField.get(f.name)!;
-      params.push(bind(c, values[f.name]));
-      return `${quote(c.column)} = $${params.length}::${cast(c)}`;
-    });
-  params.push(user.userId, String(old[r.key]));
-  const keyCast = r.byField.get(r.key)!.sqlType === 'bigint' ? '::bigint' : '';
-  const [row] = await engine.query(
-    `UPDATE ${quote(r.schema.table)} SET ${sets.join(', ')}, update_user = $${params.length - 1}::bigint, update_time = now() WHERE ${quote(r.keyColumn)} = $${params.length}${keyCast} RETURNING *`,
-    params,
-    trx,
-  );
-  return row;
 }
