@@ -21,6 +21,7 @@ import { LangSwitch } from './LangSwitch.js';
 import { LockButton } from './LockPage.js';
 import { ErrorLogButton } from './ErrorLogButton.js';
 import { MenuSearch } from './MenuSearch.js';
+import { UserMenu } from './UserMenu.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
@@ -123,11 +124,9 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           <LockButton />
           <ErrorLogButton />
           {role && <Tag color="green">{roleLabel(role, lang)}</Tag>}
-          <Dropdown menu={{ items: userMenu }}>
-            <Button type="text" aria-label="user">
-              <Avatar size="small" icon={<UserOutlined />} src={s.user?.avatar || undefined} /> {s.user?.realName}
-            </Button>
-          </Dropdown>
+          <UserMenu items={userMenu}>
+            <Avatar size="small" icon={<UserOutlined />} src={s.user?.avatar || undefined} /> {s.user?.realName}
+          </UserMenu>
         </Space>
       </AntLayout.Header>
       <AntLayout>
