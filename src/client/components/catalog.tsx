@@ -98,6 +98,7 @@ import { RichText } from './RichText.js';
 import { LocationInput } from './LocationInput.js';
 import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
+import { ContentModelFields } from './ContentModelFields.js';
 import { RemoteTable } from './RemoteTable.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
@@ -713,6 +714,8 @@ registerComponent({
 });
 registerComponent({ name: 'ResourceTreeSelect', component: ResourceTreeSelect, title: { zh: '上级选择', en: 'Parent select' }, group: 'business' });
 registerComponent({ name: 'ResourceSelect', component: ResourceSelect, title: { zh: '数据选择', en: 'Record select' }, group: 'business' });
+// the extra fields of a portal channel's content models, stored as the content's attributes (issue 14)
+registerComponent({ name: 'ContentModelFields', component: ContentModelFields, title: { zh: '内容模型字段', en: 'Content model fields' }, group: 'business' });
 // the trees of grant dialogs (roles: menus, data scopes, API scopes, top menus; top menus: menus)
 registerComponent({
   name: 'CheckTree',
