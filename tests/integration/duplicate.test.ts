@@ -255,18 +255,36 @@ describe('duplicate algorithms', () => {
 });
 
 describe('project/baseinfo/checkRepeat', () => {
-  it('a project whose name repeats another project’s is 100 % with that project as the source', async () => {
+  it('a project whose name repeats another project’s is 100 % with that project as the source; its text only for who may read that project', async () => {
     const pool = s.kernel.database.pool;
-    const demo = (await pool.query(`SELECT id::text, name, create_dept FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0];
-    // a second project of the same name (written directly: this test is about the check, not the project form)
+    const sbdw = await login(s, 'sbdw'); // declaring unit: its own department's projects only
+    const demo = (await pool.query(`SELECT id::text, name FROM project_baseinfo WHERE tenant_id = '000000' AND is_deleted = 0 ORDER BY id LIMIT 1`)).rows[0];
+    expect((await call(s, sbdw, 'GET', `/api/project/baseinfo/detail?id=${demo.id}`)).status).toBe(404);
+    // a second project of the same name by the declaring unit (written directly: this test is about the check, not the project form)
     const id = String(BigInt(demo.id) + 7n);
-    await pool.query(`INSERT INTO project_baseinfo (id, tenant_id, name, create_dept, is_deleted) VALUES ($1::bigint, '000000', $2, $3, 0)`, [id, demo.name, demo.create_dept]);
+    await pool.query(`INSERT INTO project_baseinfo (id, tenant_id, name, create_user, create_dept, is_deleted) VALUES ($1::bigint, '000000', $2, $3::bigint, $4::bigint, 0)`, [id, demo.name, sbdw.userId, sbdw.deptId]);
     const chk = await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=${id}`);
     expect(chk.status, JSON.stringify(chk.body)).toBe(200);
     expect(chk.body.data.similarity).toBe(100);
-    expect(chk.body.data.sources.map((x: Json) => x.recordId)).toContain(demo.id);
+    expect(chk.body.data.content).toBe(demo.name);
+    const src = chk.body.data.sources.find((x: Json) => x.recordId === demo.id);
+    expect(src).toMatchObject({ sourceType: 'record', resource: 'project/baseinfo' });
     expect(chk.body.data.sources.map((x: Json) => x.recordId)).not.toContain(id);
+    const text = await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat/text?id=${id}&documentId=${src.documentId}`);
+    expect(text.status).toBe(200);
+    expect(text.body.data).toMatchObject({ content: demo.name, recordId: demo.id });
+    // the declaring unit learns that its project repeats another, but not the other's text
+    const mine = await call(s, sbdw, 'GET', `/api/project/baseinfo/checkRepeat?id=${id}`);
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.sources.map((x: Json) => x.recordId)).toContain(demo.id);
+    const hidden = await call(s, sbdw, 'GET', `/api/project/baseinfo/checkRepeat/text?id=${id}&documentId=${src.documentId}`);
+    expect(hidden.status).toBe(403);
+    expect(hidden.body.msg).toBe('无权查看该来源的内容');
+    // a document outside the projects' library (an uploaded file) is not a source of this check
+    const file = await addText(admin, '项目外文件.txt', `${demo.name}。${UNRELATED}`);
+    expect((await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat/text?id=${id}&documentId=${file.documentId}`)).status).toBe(404);
     expect((await call(s, other, 'GET', `/api/project/baseinfo/checkRepeat?id=${id}`)).status).toBe(404);
+    expect((await call(s, other, 'GET', `/api/project/baseinfo/checkRepeat/text?id=${id}&documentId=${src.documentId}`)).status).toBe(404);
     expect((await call(s, admin, 'GET', `/api/project/baseinfo/checkRepeat?id=abc`)).status).toBe(400);
     await pool.query(`DELETE FROM project_baseinfo WHERE id = $1::bigint`, [id]);
   });

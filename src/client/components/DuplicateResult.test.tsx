@@ -4,7 +4,8 @@
  * side by side with the matched passages highlighted — on the left every passage (the chosen source's red,
  * the others' orange), on the right the chosen source's passages at their offsets in the source; choosing
  * another source changes the right text; each source's links (a file downloads, a record's source opens the
- * record's detail); a running task shows its progress; English texts.
+ * record's detail); check mode (a record checked on the spot, a source the user may not read); a running task
+ * shows its progress; English texts.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
@@ -116,6 +117,31 @@ describe('DuplicateResult', () => {
     fireEvent.click(screen.getByRole('button', { name: '打开来源' }));
     await waitFor(() => expect(saved).toHaveBeenCalledTimes(1));
     expect(server.calls('/api/blade-resource/oss/endpoint/file/upload/20250101/a.pdf')).toHaveLength(1);
+  });
+
+  it('check mode: a record checked on the spot — its own text on the left, a readable source on the right, a hidden one with the server’s message', async () => {
+    const CHECK = '/api/project/baseinfo/checkRepeat';
+    server.on('GET', CHECK, () => ok({ ...RESULT.files[0], documentId: null, title: '低温储粮项目', content: QUERY }));
+    server.on('GET', `${CHECK}/text`, (r: { query: Record<string, string> }) =>
+      r.query.documentId === '601' ? ok(TEXTS['601']) : { status: 403, json: { code: 403, success: false, data: null, msg: '无权查看该来源的内容' } },
+    );
+    renderApp(<DuplicateResult checkUrl={CHECK} recordId="88" />);
+    await waitFor(() => expect(screen.getByTestId('duplicate-left').textContent).toBe(QUERY));
+    expect(server.calls(CHECK)[0].query).toEqual({ id: '88' });
+    expect(server.calls('/api/duplicate/duplicatetask/getResult')).toHaveLength(0);
+    expect(screen.queryByText('下载报告')).toBeNull();
+    expect(marks('duplicate-left')).toEqual([
+      ['main', pA],
+      ['other', pB],
+    ]);
+    await waitFor(() => expect(screen.getByTestId('duplicate-right').textContent).toBe(SRC_A));
+    expect(server.calls(`${CHECK}/text`)[0].query).toEqual({ id: '88', documentId: '601' });
+    fireEvent.click(screen.getByText('专利乙：附件.docx'));
+    await waitFor(() => expect(screen.getByTestId('duplicate-right-hidden').textContent).toBe('无权查看该来源的内容'));
+    expect(marks('duplicate-left')).toEqual([
+      ['other', pA],
+      ['main', pB],
+    ]);
   });
 
   it('a running task shows its progress', async () => {

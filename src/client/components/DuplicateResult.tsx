@@ -13,7 +13,11 @@
  * red. Texts come from `GET …/getText?id=&documentId=`. Clicking a source chooses it. The report button
  * downloads `GET …/report?id=` as .docx.
  *
- * Props: `value` (the task id, from the surrounding form) or `taskId`.
+ * Props: `value` (the task id, from the surrounding form) or `taskId`. Check mode — a record checked on the spot
+ * (`<api>/checkRepeat` of a resource with `duplicateCheck`, placed by a list operation's view dialog): `checkUrl`
+ * and `recordId`; the answer is one checked text with its `content` (the left text), a source's text comes
+ * from `${checkUrl}/text?id=&documentId=` — refused (403) for a source the user may not read, whose place in
+ * the checked text stays highlighted with the server's message instead of the text; no report.
  */
 import React, { useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
@@ -142,21 +146,36 @@ function Highlighted({ text, marks, testId }: { text: string; marks: Mark[]; tes
 export interface DuplicateResultProps {
   value?: string | null;
   taskId?: string;
+  /** Check mode: the record check endpoint (`<api>/checkRepeat`). */
+  checkUrl?: string;
+  /** Check mode: the record checked. */
+  recordId?: string;
 }
 
-export function DuplicateResult({ value, taskId }: DuplicateResultProps) {
+const TASK_URL = '/api/duplicate/duplicatetask';
+
+export function DuplicateResult({ value, taskId, checkUrl, recordId }: DuplicateResultProps) {
   const { t } = useTranslation();
   const env = useEnv();
-  const id = taskId ?? (value ? String(value) : undefined);
+  const checking = !!checkUrl;
+  const id = checking ? recordId : (taskId ?? (value ? String(value) : undefined));
   const [fileId, setFileId] = useState<string>();
   const [sourceId, setSourceId] = useState<string>();
-  const { data, isLoading } = useGet<ResultAnswer>(id ? '/api/duplicate/duplicatetask/getResult' : null, { id }, {
+  const task = useGet<ResultAnswer>(!checking && id ? `${TASK_URL}/getResult` : null, { id }, {
     refreshInterval: (d?: ResultAnswer) => (d && (d.task.taskStatus === 0 || d.task.taskStatus === 1) ? 2000 : 0),
   });
+  const check = useGet<DupFileResult & { content: string }>(checking && id ? checkUrl : null, { id });
+  const data = useMemo<ResultAnswer | undefined>(
+    () => (checking ? (check.data ? { task: { id: id ?? '', taskStatus: 2 }, files: [check.data] } : undefined) : task.data),
+    [checking, check.data, task.data, id],
+  );
+  const isLoading = checking ? check.isLoading : task.isLoading;
   const file = data?.files.find((f) => f.documentId === fileId) ?? data?.files[0];
   const source = file?.sources.find((s) => s.documentId === sourceId) ?? file?.sources[0];
-  const { data: left } = useGet<TextAnswer>(file && id ? '/api/duplicate/duplicatetask/getText' : null, { id, documentId: file?.documentId });
-  const { data: right } = useGet<TextAnswer>(source && id ? '/api/duplicate/duplicatetask/getText' : null, { id, documentId: source?.documentId });
+  const textUrl = checking ? `${checkUrl}/text` : `${TASK_URL}/getText`;
+  const { data: fetchedLeft } = useGet<TextAnswer>(!checking && file && id ? textUrl : null, { id, documentId: file?.documentId });
+  const left = checking ? (check.data ? { content: check.data.content } : undefined) : fetchedLeft;
+  const { data: right, error: rightError } = useGet<TextAnswer>(source && id ? textUrl : null, { id, documentId: source?.documentId }, { silent: checking });
   const leftMarks = useMemo<Mark[]>(() => (file?.passages ?? []).map((p) => ({ start: p.start, end: p.end, kind: p.sourceDocumentId === source?.documentId ? 'main' : 'other' })), [file, source]);
   const rightMarks = useMemo<Mark[]>(
     () => (file?.passages ?? []).filter((p) => p.sourceDocumentId === source?.documentId).map((p) => ({ start: p.sourceStart, end: p.sourceEnd, kind: 'main' as const })),
@@ -198,9 +217,11 @@ export function DuplicateResult({ value, taskId }: DuplicateResultProps) {
         ) : (
           <Typography.Text strong>{file.title}</Typography.Text>
         )}
-        <Button icon={<DownloadOutlined />} onClick={() => void env.download(`/api/duplicate/duplicatetask/report?id=${id}`, `${data.task.name ?? 'report'}.docx`)}>
-          {t('cmp.dup.report')}
-        </Button>
+        {checking ? null : (
+          <Button icon={<DownloadOutlined />} onClick={() => void env.download(`${TASK_URL}/report?id=${id}`, `${data.task.name ?? 'report'}.docx`)}>
+            {t('cmp.dup.report')}
+          </Button>
+        )}
       </Space>
       <Row gutter={16}>
         <Col span={8} data-testid="duplicate-similarity">
@@ -273,7 +294,17 @@ export function DuplicateResult({ value, taskId }: DuplicateResultProps) {
             </Col>
             <Col span={12}>
               <Card size="small" title={source ? `${t('cmp.dup.sourceText')}：${source.title}` : t('cmp.dup.sourceText')}>
-                {!source ? <Typography.Text type="secondary">{t('cmp.dup.pick')}</Typography.Text> : right ? <Highlighted text={right.content} marks={rightMarks} testId="duplicate-right" /> : <Spin />}
+                {!source ? (
+                  <Typography.Text type="secondary">{t('cmp.dup.pick')}</Typography.Text>
+                ) : right ? (
+                  <Highlighted text={right.content} marks={rightMarks} testId="duplicate-right" />
+                ) : rightError ? (
+                  <Typography.Text type="secondary" data-testid="duplicate-right-hidden">
+                    {(rightError as Error).message}
+                  </Typography.Text>
+                ) : (
+                  <Spin />
+                )}
               </Card>
             </Col>
           </Row>

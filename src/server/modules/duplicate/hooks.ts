@@ -40,6 +40,7 @@ export const M = {
   algorithmUnknown: { zh: '所选查重算法不存在', en: 'The chosen algorithm does not exist' },
   taskFixed: { zh: '查重任务提交后只能修改名称', en: 'Once submitted, only the name of a task can change' },
   bands: { zh: '哈希函数个数必须是 LSH 分段数的整数倍', en: 'The hash functions must be a multiple of the LSH bands' },
+  sourceHidden: { zh: '无权查看该来源的内容', en: 'You may not view the content of this source' },
 };
 
 const STORED_NAME = /^upload\/\d{8}\/[0-9a-f-]{36}\.[a-z0-9]{1,8}$/;

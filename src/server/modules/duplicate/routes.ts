@@ -18,8 +18,12 @@
  * - `GET <api>/checkRepeat?id=` for every resource whose schema has `duplicateCheck` (no resource is named
  *   here): the record's texts — its label and long texts, and its attachments — checked against the library
  *   kinds the key lists, the record's own documents left out, with the tenant's default algorithm; answers
- *   the check result (check.ts) in the request. Grant: reading the resource; 404 for a record the caller
- *   cannot see.
+ *   the check result (check.ts) in the request, with `content`: the text checked (the passages' offsets refer
+ *   to it). Grant: reading the resource; 404 for a record the caller cannot see.
+ * - `GET <api>/checkRepeat/text?id=&documentId=`: the text of a source of that check `{id, title, content,
+ *   link, sourceType, resource, recordId}`: a live document of the library kinds the key lists (else 404),
+ *   shown only when the caller can read the source's record through its own resource — grant and data scope
+ *   (else 403 无权查看该来源的内容: a declaring unit sees that another company's project repeats, not its text).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
@@ -32,9 +36,9 @@ import { isId } from '../../../shared/contract/ids.js';
 import { dataFields } from '../../../shared/schema/derive.js';
 import { checkText, type CheckResult } from './check.js';
 import { ensureIndexed } from './documents.js';
-import { TASK_RESOURCE, tenantAlgorithms } from './hooks.js';
+import { FILE_RESOURCE, M, TASK_RESOURCE, tenantAlgorithms } from './hooks.js';
 import { algorithmFor } from './job.js';
-import { isUpload, recordText, resolveLibrary, type LibraryKind } from './library.js';
+import { isUpload, recordText, resolveLibrary, resourcesOf, type LibraryKind } from './library.js';
 import { buildReport, REPORT_TEXTS } from './report.js';
 import { normaliseText } from './text.js';
 
@@ -139,12 +143,35 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
       if (!rec) throw new ApiError(404, 'notFound');
       return ok(await checkRecord(d, r, user.tenantId, id), undefined, req.lang);
     });
+    app.get(`${r0.schema.api}/checkRepeat/text`, { schema: { tags: [name], summary: `${r0.schema.titleEn}: the text of a source of a repetition check` } }, async (req) => {
+      const r = res(name);
+      const user = await engine.authorize(req.user, r, 'read');
+      const id = idParam(req);
+      const documentId = idParam(req, 'documentId');
+      if (!(await engine.findOne(r, user, id))) throw new ApiError(404, 'notFound');
+      const doc = (await sql<Row>`SELECT id::text AS id, title, content, link, source_type AS "sourceType", resource, record_id::text AS "recordId"
+          FROM duplicate_document WHERE id = ${documentId}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db)).rows[0];
+      const kinds = libraryKindsOf(r);
+      const inLibrary = doc && (doc.sourceType === 'file' ? kinds.includes('file') : kinds.some((k) => k !== 'file' && resourcesOf(d.registry, k).some((x) => x.schema.name === doc.resource)));
+      if (!doc || !inLibrary) throw new ApiError(404, 'notFound');
+      // the source's own record (or the files to check) must be readable by the caller: data scopes hold
+      const src = doc.sourceType === 'file' ? d.registry.resources.get(FILE_RESOURCE) : d.registry.resources.get(String(doc.resource));
+      const reader = src ? await engine.authorize(req.user, src, 'read').catch(() => null) : null;
+      const visible = reader && (doc.sourceType === 'file' || (doc.recordId && (await engine.findOne(src!, reader, String(doc.recordId)))));
+      if (!visible) throw new ApiError(403, M.sourceHidden);
+      return ok(doc, undefined, req.lang);
+    });
   }
 }
 
+/** The library kinds a resource's checkRepeat compares against (its `duplicateCheck.library`, else its area). */
+function libraryKindsOf(r: Resource): LibraryKind[] {
+  return r.schema.duplicateCheck?.library ?? [r.schema.name.split('/')[0] as LibraryKind];
+}
+
 /** checkRepeat's work (see the module comment). */
-async function checkRecord(d: RouteDeps, r: Resource, tenantId: string, id: string): Promise<CheckResult> {
-  const kinds: LibraryKind[] = r.schema.duplicateCheck?.library ?? [r.schema.name.split('/')[0] as LibraryKind];
+async function checkRecord(d: RouteDeps, r: Resource, tenantId: string, id: string): Promise<CheckResult & { content: string }> {
+  const kinds = libraryKindsOf(r);
   const row = (await sql<Row>`SELECT * FROM ${sql.raw(quote(r.schema.table))} WHERE id = ${id}::bigint AND tenant_id = ${tenantId}`.execute(d.db)).rows[0];
   const { ids: library } = await resolveLibrary({ db: d.db, registry: d.registry, dataDir: d.dataDir, tenantId, kinds });
   // the record's own documents (its text and its attachments) are not its sources
@@ -159,5 +186,7 @@ async function checkRecord(d: RouteDeps, r: Resource, tenantId: string, id: stri
   for (const a of attached.rows) parts.push(a.content);
   const algorithm = await algorithmFor(d.db, tenantId, null);
   await ensureIndexed(d.db, tenantId, [...library], algorithm);
-  return checkText(d.db, tenantId, { id: null, title: String(row?.[r.byField.get(r.schema.labelField ?? 'name')?.column ?? 'name'] ?? id), content: normaliseText(parts.join('\n')) }, library, algorithm);
+  const content = normaliseText(parts.join('\n'));
+  const result = await checkText(d.db, tenantId, { id: null, title: String(row?.[r.byField.get(r.schema.labelField ?? 'name')?.column ?? 'name'] ?? id), content }, library, algorithm);
+  return { ...result, content };
 }
