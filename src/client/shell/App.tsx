@@ -2,9 +2,12 @@
  * The app: providers (antd theme and locale following the session, SWR, the renderer environment through
  * which the registry components reach the API client: runtime/env.tsx) and the routes with the access rules
  * of spec 000 §2.1–2.4:
- * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*;
+ * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*, and the document
+ *   previews /previewReport, /previewTaskBook, /previewAcceptReport (a signed link, no login);
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
+ * - `/work/process/<name>/form|handle|detail/…` → the process pages of the flow resource on that menu path
+ *   (FlowProcessPage: spec 000 §2.3 routes of the leave request);
  * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
  */
 import { lazy, StrictMode, Suspense, useEffect, type ReactNode } from 'react';
@@ -32,7 +35,9 @@ const ErrorPage = lazy(() => import('./pages.js').then((m) => ({ default: m.Erro
 const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomePage })));
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
+const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({ default: m.FlowProcessPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
+const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
 const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
 
@@ -82,6 +87,8 @@ export const router = createBrowserRouter([
   { path: '/403', element: <ErrorPage status={403} /> },
   { path: '/500', element: <ErrorPage status={500} /> },
   { path: '/myiframe/*', element: <RequireAuth><IframePage /></RequireAuth> },
+  // the project documents opened from a signed link, without signing in (DocumentPreviewPage)
+  ...['/previewReport', '/previewTaskBook', '/previewAcceptReport'].map((path) => ({ path, element: <DocumentPreviewPage /> })),
   { path: '/', element: <Navigate to="/wel/index" replace /> },
   { path: '/wel', element: <Navigate to="/wel/index" replace /> },
   {
@@ -92,6 +99,8 @@ export const router = createBrowserRouter([
     element: <RequireAuth><MainLayout /></RequireAuth>,
     children: [
       { path: '/userCenter/userinfo', element: <UserInfoPage />, errorElement: routeError },
+      // a flow resource's start / handle / detail pages (spec 000 §2.3: /work/process/leave/form|handle|detail)
+      { path: '/work/process/:process/:mode/*', element: <FlowProcessPage />, errorElement: routeError },
       { path: '*', element: <MenuPage />, errorElement: routeError },
     ],
   },
