@@ -39,7 +39,8 @@ import { currentRole, useSession } from './session.js';
 import { post } from './api.js';
 import { useGet, useLang, useRevalidate } from './hooks.js';
 import { fieldLabel, fieldNodes, localizeSchema } from './schema.js';
-import { renderCell } from './cells.js';
+import { isBlankCell, renderCell } from './cells.js';
+import { fileSize, relativeTime } from './format.js';
 import { SearchBar } from './SearchBar.js';
 import { FormDialog } from './FormDialog.js';
 import { DetailView } from './DetailView.js';
@@ -154,7 +155,11 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
       ellipsis: c.ellipsis,
       sorter: c.sortable ? true : undefined,
       sortOrder: query.sort?.field === c.field ? query.sort.order : null,
-      render: (v: unknown) => (nodes.has(c.field) || c.type !== 'boolean' ? renderCell(nodes.get(c.field), v, t) : v ? t('rt.yes') : t('rt.no')),
+      render: (v: unknown) => {
+        if (c.type === 'fileSize') return fileSize(v);
+        if (c.type === 'relativeTime') return <span title={isBlankCell(v) ? undefined : String(v)}>{relativeTime(v, lang)}</span>;
+        return nodes.has(c.field) || c.type !== 'boolean' ? renderCell(nodes.get(c.field), v, t) : v ? t('rt.yes') : t('rt.no');
+      },
     }));
     const actions = resource.list?.rowActions ?? [];
     const addChild = treeMode && allowed('add') && resource.endpoints.includes('submit');

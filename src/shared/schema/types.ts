@@ -102,7 +102,12 @@ export interface ListColumn {
   ellipsis?: boolean;
   title?: string;
   titleEn?: string;
-  type?: 'text' | 'boolean';
+  /**
+   * How the cell shows its value, when not by the field's form node: `boolean` 是 / 否; `fileSize` bytes in
+   * steps of 1024 ("1.5 KB"); `relativeTime` 刚刚 / N 分钟前 … under 4 days, then the date (spec 000 §9;
+   * client runtime/format.ts).
+   */
+  type?: 'text' | 'boolean' | 'fileSize' | 'relativeTime';
 }
 
 /**
