@@ -86,6 +86,43 @@ describe('project sub-areas: generic calls, grants and tenants', () => {
   });
 });
 
+describe('team and documents calls', () => {
+  it('lists the team members of the readable projects, filtered by project and name; another tenant none', async () => {
+    const saved = await call(s, sbdw, 'POST', '/api/project/baseinfo/submit', {
+      name: `${tag} 团队项目`, code: `${tag}-T`, type: '3', researchType: '2', deptId: sbdw.deptId, leader: '王申', startDate: '2027-01-01', endDate: '2027-12-31',
+      totalBudget: 0, allocatedBudget: 0, selfRaisedBudget: 0,
+      teamMembers: [{ name: `${tag}甲`, unit: '华北储备库', role: '1', workload: 12 }, { name: `${tag}乙`, unit: '华北储备库', role: '3', workload: 6.5 }],
+    });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const id = saved.body.data.id as string;
+    const all = await call(s, kygl, 'GET', `/api/project/team/list?projectId=${id}&size=50`);
+    expect(all.status).toBe(200);
+    expect(all.body.data.total).toBe(2);
+    expect(all.body.data.records).toEqual([
+      { projectId: id, projectName: `${tag} 团队项目`, name: `${tag}甲`, unit: '华北储备库', title: null, role: '1', workload: 12 },
+      { projectId: id, projectName: `${tag} 团队项目`, name: `${tag}乙`, unit: '华北储备库', title: null, role: '3', workload: 6.5 },
+    ]);
+    const named = await call(s, kygl, 'GET', `/api/project/team/list?name=${encodeURIComponent(`${tag}乙`)}`);
+    expect(named.body.data.records.map((r: Json) => r.name)).toEqual([`${tag}乙`]);
+    expect((await call(s, kygl, 'GET', '/api/project/team/list?projectId=x')).status).toBe(400);
+    const foreign = await call(s, other, 'GET', `/api/project/team/list?projectId=${id}`);
+    expect(foreign.status === 403 || foreign.body.data.total === 0).toBe(true);
+    expect((await call(s, zj, 'GET', '/api/project/team/list')).status).toBe(403);
+  });
+
+  it('clears the files of a project document record; another tenant 404, the expert 403', async () => {
+    const saved = await call(s, kyry, 'POST', '/api/project/annex/submit', { name: `${tag} 附件`, projectId, annexKind: '7', files: [{ name: 'upload/20260101/x.pdf', originalName: 'x.pdf' }] });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const id = saved.body.data.id as string;
+    expect([403, 404]).toContain((await call(s, other, 'GET', `/api/project/annex/clearFile?id=${id}`)).status);
+    expect((await call(s, zj, 'GET', `/api/project/annex/clearFile?id=${id}`)).status).toBe(403);
+    const cleared = await call(s, kyry, 'GET', `/api/project/annex/clearFile?id=${id}`);
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data.files).toEqual([]);
+    expect(await countRows(s, 'project_annex', `id = $1 AND files = '[]'::jsonb`, [id])).toBe(1);
+  });
+});
+
 describe('reports, changes and intents on their processes', () => {
   const tasks = async (who: Session, api: string, list: string, id: string) => ((await call(s, who, 'GET', `${api}/${list}?size=200`)).body.data.records as Json[]).filter((t) => t.businessId === id);
 

@@ -10,7 +10,8 @@
  *   routes.ts: the declaration's own lists and calls; expert.ts: picking rules and submitComment;
  *   dashboard.ts: the project figures of the home page (myProjectNumber, companyProjectNumber,
  *   companyProjectMoney, expertProject); templates.ts: the Word templates of the project documents (enable,
- *   checkVersion, tree; the documents themselves come from src/server/modules/documents);
+ *   checkVersion, tree; the documents themselves come from src/server/modules/documents); team.ts: team/list
+ *   and annex/clearFile;
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -26,6 +27,7 @@ import { registerDeclarationRoutes } from './routes.js';
 import { registerExpert } from './expert.js';
 import { registerProjectDashboard } from './dashboard.js';
 import { registerTemplates } from './templates.js';
+import { registerTeamAndAnnex } from './team.js';
 import { migrations } from './migrations.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
@@ -83,6 +85,7 @@ export const module: Module = {
     registerExpert(app, db, k.engine, k.org);
     registerProjectDashboard(app, { db, engine: k.engine, org: k.org });
     registerTemplates(app, db, k.engine);
+    registerTeamAndAnnex(app, k.engine);
   },
   async seed(k) {
     const db = k.database.db;
