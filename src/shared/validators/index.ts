@@ -1,5 +1,5 @@
 /**
- * Field validators shared by server and client (DESIGN §3 `src/shared`: validators — ID card, phone), each a
+ * Field validators shared by server and client (DESIGN §3 `src/shared`: validators — ID card, phone, credit code), each a
  * named string format a resource schema gives a field (`"format": "phone"`, `"format": "idcard"`):
  *
  * - the server's record validator (ajv, src/server/resources/registry.ts `createRecordAjv`) registers every
@@ -12,10 +12,12 @@
  */
 import { phoneFault } from './phone.js';
 import { idCardFault } from './idcard.js';
+import { creditCodeFault } from './creditcode.js';
 import type { Reason } from './reason.js';
 
 export type { Reason } from './reason.js';
 export { phoneFault, PHONE_MESSAGES, MOBILE_RE } from './phone.js';
+export { creditCodeFault, creditCodeCheckChar, CREDIT_CODE_MESSAGES, CREDIT_CODE_CHARS } from './creditcode.js';
 export { idCardFault, idCardInfo, idCardCheckChar, normaliseIdCard, IDCARD_MESSAGES, PROVINCE_CODES } from './idcard.js';
 
 /** A named format: `fault(value)` is null for a good value, else the reason in both languages. */
@@ -27,6 +29,7 @@ export interface FieldFormat {
 export const FIELD_FORMATS: Readonly<Record<string, FieldFormat>> = {
   phone: { fault: (v) => (v === '' ? null : phoneFault(v)) },
   idcard: { fault: (v) => (v === '' ? null : idCardFault(v)) },
+  creditCode: { fault: (v) => (v === '' ? null : creditCodeFault(v)) },
 };
 
 /** The reason `value` fails the named format, or null (also for an unknown format or a non-string value). */
