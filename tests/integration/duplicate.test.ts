@@ -158,6 +158,13 @@ describe('duplicate tasks', () => {
     await runTask(admin, [planted.id], { library: ['achievement'] });
     expect(await countRows(s, 'duplicate_document', `source_type = 'attach' AND source_key = $1 AND is_deleted = 0`, [item.name])).toBe(docs);
     expect(docs).toBe(1);
+    // the source's text is shown to who may read the patent; once the patent is removed, to nobody
+    const url = `/api/duplicate/duplicatetask/getText?id=${r.task.id}&documentId=${src.documentId}`;
+    expect((await call(s, admin, 'GET', url)).body.data.content).toBe(BASE);
+    expect((await call(s, admin, 'POST', `/api/basic/patent/remove?ids=${patent.body.data.id}`)).status).toBe(200);
+    const gone = await call(s, admin, 'GET', url);
+    expect(gone.status).toBe(403);
+    expect(gone.body.msg).toBe('无权查看该来源的内容');
   });
 
   it('the report downloads as .docx naming the files and passages', async () => {

@@ -12,7 +12,8 @@
  *   (check.ts); a task not visible to the caller (tenant, data scope) is 404.
  * - `GET /api/duplicate/duplicatetask/getText?id=&documentId=`: the stored text of a document the task's
  *   result names (a checked file or one of its sources) `{id, title, content, link, sourceType, resource,
- *   recordId}` — the two texts the result screen shows side by side; any other document is 404.
+ *   recordId}` — the two texts the result screen shows side by side; any other document is 404; a source the
+ *   caller may not read (its record, through its own resource: grant and data scope) is 403.
  * - `GET /api/duplicate/duplicatetask/report?id=`: the report as .docx (report.ts) of a finished task, in the
  *   caller's language.
  * - `GET <api>/checkRepeat?id=` for every resource whose schema has `duplicateCheck` (no resource is named
@@ -67,6 +68,17 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
     if (!r) throw new ApiError(404, 'notFound');
     return r;
   };
+  /**
+   * A source's text is shown only to a caller who may read where it comes from: a record's text or attachment
+   * through the record's own resource (grant and data scope: findOne), a file to check through duplicate/file;
+   * else 403 无权查看该来源的内容.
+   */
+  const mayReadSource = async (req: FastifyRequest, doc: Row) => {
+    const src = doc.sourceType === 'file' ? d.registry.resources.get(FILE_RESOURCE) : d.registry.resources.get(String(doc.resource));
+    const reader = src ? await engine.authorize(req.user, src, 'read').catch(() => null) : null;
+    const visible = reader && (doc.sourceType === 'file' || (doc.recordId && (await engine.findOne(src!, reader, String(doc.recordId)))));
+    if (!visible) throw new ApiError(403, M.sourceHidden);
+  };
   /** The task `id` when the caller may read it, and its stored results. */
   const taskOf = async (req: FastifyRequest) => {
     const r = res(TASK_RESOURCE);
@@ -105,6 +117,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
     const r = await sql<Row>`SELECT id::text AS id, title, content, link, source_type AS "sourceType", resource, record_id::text AS "recordId"
         FROM duplicate_document WHERE id = ${documentId}::bigint AND tenant_id = ${user.tenantId}`.execute(db);
     if (!r.rows[0]) throw new ApiError(404, 'notFound');
+    await mayReadSource(req, r.rows[0]);
     return ok(r.rows[0], undefined, req.lang);
   });
 
@@ -154,11 +167,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
       const kinds = libraryKindsOf(r);
       const inLibrary = doc && (doc.sourceType === 'file' ? kinds.includes('file') : kinds.some((k) => k !== 'file' && resourcesOf(d.registry, k).some((x) => x.schema.name === doc.resource)));
       if (!doc || !inLibrary) throw new ApiError(404, 'notFound');
-      // the source's own record (or the files to check) must be readable by the caller: data scopes hold
-      const src = doc.sourceType === 'file' ? d.registry.resources.get(FILE_RESOURCE) : d.registry.resources.get(String(doc.resource));
-      const reader = src ? await engine.authorize(req.user, src, 'read').catch(() => null) : null;
-      const visible = reader && (doc.sourceType === 'file' || (doc.recordId && (await engine.findOne(src!, reader, String(doc.recordId)))));
-      if (!visible) throw new ApiError(403, M.sourceHidden);
+      await mayReadSource(req, doc);
       return ok(doc, undefined, req.lang);
     });
   }
