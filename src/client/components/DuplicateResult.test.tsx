@@ -81,6 +81,18 @@ describe('DuplicateResult', () => {
     expect(server.calls('/api/duplicate/duplicatetask/getResult')[0].query).toEqual({ id: '9001' });
   });
 
+  it('a source the user may not read keeps its passages marked and shows the server’s message instead of its text', async () => {
+    server.on('GET', '/api/duplicate/duplicatetask/getText', (r: { query: Record<string, string> }) =>
+      r.query.documentId === '601' ? { status: 403, json: { code: 403, success: false, data: null, msg: '无权查看该来源的内容' } } : ok(TEXTS[r.query.documentId]),
+    );
+    renderApp(<DuplicateResult value="9001" />);
+    await waitFor(() => expect(screen.getByTestId('duplicate-right-hidden').textContent).toBe('无权查看该来源的内容'));
+    expect(marks('duplicate-left')).toEqual([
+      ['main', pA],
+      ['other', pB],
+    ]);
+  });
+
   it('choosing another source shows its text and makes its passage the red one', async () => {
     renderApp(<DuplicateResult value="9001" />);
     await waitFor(() => expect(screen.getByText('专利乙：附件.docx')).toBeTruthy());

@@ -16,8 +16,8 @@
  * Props: `value` (the task id, from the surrounding form) or `taskId`. Check mode — a record checked on the spot
  * (`<api>/checkRepeat` of a resource with `duplicateCheck`, placed by a list operation's view dialog): `checkUrl`
  * and `recordId`; the answer is one checked text with its `content` (the left text), a source's text comes
- * from `${checkUrl}/text?id=&documentId=` — refused (403) for a source the user may not read, whose place in
- * the checked text stays highlighted with the server's message instead of the text; no report.
+ * from `${checkUrl}/text?id=&documentId=`; no report. In both modes a source the user may not read (403) keeps
+ * its place highlighted in the checked text, and the server's message stands instead of its text.
  */
 import React, { useMemo, useState } from 'react';
 import { Alert, Button, Card, Col, Empty, Progress, Row, Select, Space, Spin, Statistic, Table, Tag, Typography } from 'antd';
@@ -175,7 +175,7 @@ export function DuplicateResult({ value, taskId, checkUrl, recordId }: Duplicate
   const textUrl = checking ? `${checkUrl}/text` : `${TASK_URL}/getText`;
   const { data: fetchedLeft } = useGet<TextAnswer>(!checking && file && id ? textUrl : null, { id, documentId: file?.documentId });
   const left = checking ? (check.data ? { content: check.data.content } : undefined) : fetchedLeft;
-  const { data: right, error: rightError } = useGet<TextAnswer>(source && id ? textUrl : null, { id, documentId: source?.documentId }, { silent: checking });
+  const { data: right, error: rightError } = useGet<TextAnswer>(source && id ? textUrl : null, { id, documentId: source?.documentId }, { silent: true });
   const leftMarks = useMemo<Mark[]>(() => (file?.passages ?? []).map((p) => ({ start: p.start, end: p.end, kind: p.sourceDocumentId === source?.documentId ? 'main' : 'other' })), [file, source]);
   const rightMarks = useMemo<Mark[]>(
     () => (file?.passages ?? []).filter((p) => p.sourceDocumentId === source?.documentId).map((p) => ({ start: p.sourceStart, end: p.sourceEnd, kind: 'main' as const })),
