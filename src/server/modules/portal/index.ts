@@ -24,6 +24,7 @@ import { registerImportRoutes } from './import.js';
 import { migrations } from './migrations.js';
 import { registerPublicPages } from './public.js';
 import { registerPublicFiles } from './public-files.js';
+import { registerPublicComments } from './public-comments.js';
 import { registerRecordRoutes } from './records.js';
 import { registerPortalRoutes } from './routes.js';
 
@@ -34,6 +35,7 @@ export const module: Module = {
     const db = k.database.db;
     const pages = registerPublicPages(app, db);
     registerPublicFiles(app, { db, dataDir: k.config.dataDir });
+    registerPublicComments(app, db, (table) => k.engine.changed(table));
     registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions, siteChanged: () => pages.domainsChanged() });
     registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
     registerGptRoutes(app, { db, engine: k.engine });

@@ -12,6 +12,7 @@
  * - `GET /site/assets/site.css` — the pages' style sheet (no inline script anywhere: the CSP stays on).
  *
  * - `GET /` on the host named by a site's `domain` (spec 002 portal/site) — a redirect to that site's home;
+ * - `POST /site/:siteId/article/:id/comment` — a visitor's comment, shown once approved (public-comments.ts);
  * - `GET /site/:siteId/article/:id/file/…` — the content's files (public-files.ts; their links on these pages
  *   are rewritten to it, as the stored-file links answer signed-in users only).
  *
@@ -23,6 +24,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { RELEASED, sanitizeRichText } from './hooks.js';
 import { publicLinks } from './public-files.js';
+import { commentForm } from './public-comments.js';
 
 type Row = Record<string, any>;
 type Lang = 'zh' | 'en';
@@ -56,7 +58,7 @@ main{max-width:960px;margin:24px auto;background:#fff;padding:24px 32px;border-r
 form.search{display:inline-block;float:right}form.search input{padding:4px 8px}ul.list{list-style:none;padding:0}
 ul.list li{padding:10px 0;border-bottom:1px dashed #e5e6eb}ul.list time{float:right;color:#888;font-size:13px}
 .meta{color:#888;font-size:13px;margin-bottom:16px}.meta span{margin-right:16px}article img{max-width:100%}
-em{color:#c0392b;font-style:normal}img.banner{width:100%;max-height:240px;object-fit:cover;margin-bottom:16px}img.cover{width:96px;height:64px;object-fit:cover;float:left;margin-right:12px}ul.list li:after{content:"";display:block;clear:both}.hl{color:#555;font-size:14px}.pager a{margin-right:12px}
+em{color:#c0392b;font-style:normal}form.comment label{display:block;margin:8px 0}form.comment input,form.comment textarea{width:100%;box-sizing:border-box}.notice.ok{color:#2e7d32}.notice.bad{color:#c0392b}img.banner{width:100%;max-height:240px;object-fit:cover;margin-bottom:16px}img.cover{width:96px;height:64px;object-fit:cover;float:left;margin-right:12px}ul.list li:after{content:"";display:block;clear:both}.hl{color:#555;font-size:14px}.pager a{margin-right:12px}
 body.theme-green header{background:#2e7d32}body.theme-blue header{background:#1565c0}`;
 
 /** Mounts the pages of the module comment; answers `domainsChanged()`, to call after a site is written. */
@@ -177,7 +179,8 @@ export function registerPublicPages(app: FastifyInstance, db: Db): { domainsChan
     const meta = [c.author && `<span>${T.author[lang]}：${esc(c.author)}</span>`, c.source && `<span>${T.source[lang]}：${esc(c.source)}</span>`, c.at && `<span>${T.released[lang]}：${esc(c.at)}</span>`].filter(Boolean).join('');
     const body = `<article>${banner}<h2>${esc(c.title)}</h2><div class="meta">${meta}</div><div class="body">${link(sanitizeRichText(String(c.content ?? '')))}</div>
       ${files.length ? `<h3>${T.files[lang]}</h3><ul>${files.map((f: Row) => `<li><a href="${esc(link(f.link))}">${esc(f.originalName ?? f.name ?? f.link)}</a></li>`).join('')}</ul>` : ''}
-      ${comments.rows.length ? `<h3>${T.comments[lang]}</h3><ul class="list">${comments.rows.map((x) => `<li><b>${esc(x.nickname)}</b>：${esc(x.comment)}<time>${esc(x.at)}</time></li>`).join('')}</ul>` : ''}</article>`;
+      ${comments.rows.length ? `<h3>${T.comments[lang]}</h3><ul class="list">${comments.rows.map((x) => `<li><b>${esc(x.nickname)}</b>：${esc(x.comment)}<time>${esc(x.at)}</time></li>`).join('')}</ul>` : ''}
+      ${commentForm(s.id, c.id, lang, (req.query as Row).comment)}</article>`;
     return page(reply, lang, s, `${c.title} - ${s.title}`, body);
   });
 

@@ -14,6 +14,9 @@
  * - `GET /api/portal/model/listByIds?ids=a,b` → those models; `GET /api/portal/model/options` → models as nodes.
  * - `GET /api/portal/contentcomment/customList?contentId=&current=&size=` → the comments of one content
  *   (newest first) as a page.
+ * - `POST /api/portal/contentcomment/moderate` body `{ids: [..] | 'a,b', auditStatus: 0 | 1 | 2}` → the number of
+ *   comments set to 待审核 / 已通过 / 已屏蔽 (moderation; through the engine's submit, so the audit runs). Grant:
+ *   editing comments; 400 请选择至少一条数据 without ids, badParam for another status; an id not seen 404.
  * - `GET /api/portal/access/getDashboard?days=30` → the public pages' visits (access statistics, menu
  *   portal_access): `{total, days: [{day, visits}], channels: [{channelId, title, visits}], contents:
  *   [{contentId, title, visits}], referrers: [{referrer, visits}]}` over the last `days` (1–366) days.
@@ -34,6 +37,8 @@ export const M = {
   notReleased: { zh: '内容未发布，不能分享', en: 'The content is not released and cannot be shared' },
   noSite: { zh: '请先配置包含该栏目的门户站点', en: 'Configure a portal site showing the channel first' },
   noGrant: { zh: '没有访问统计的权限', en: 'No access to the access statistics' },
+  noneChosen: { zh: '请选择至少一条数据', en: 'Please choose at least one record' },
+  moderated: (n: number) => ({ zh: `已处理 ${n} 条评论`, en: `${n} comments moderated` }),
 };
 
 const ATTR_RE = /^[a-zA-Z][a-zA-Z0-9_]{0,49}$/;
@@ -149,6 +154,21 @@ export function registerPortalRoutes(app: FastifyInstance, d: { db: Db; engine: 
     const contentId = idq(req, 'contentId');
     const { current, size, ...rest } = req.query as Row;
     return ok(await engine.page(r, user, { current, size, contentId, descs: 'createTime', ...(rest.auditStatus !== undefined ? { auditStatus: rest.auditStatus } : {}) }), undefined, req.lang);
+  });
+
+  app.post('/api/portal/contentcomment/moderate', { schema: { tags, summary: 'Comments: approve, hide or reopen the chosen ones' } }, async (req) => {
+    const r = res('portal/contentcomment');
+    const user = await engine.authorize(req.user, r, 'edit');
+    const body = (req.body ?? {}) as Row;
+    const raw = body.ids;
+    const ids = [...new Set((Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(',') : []).map((x) => x.trim()).filter(Boolean))];
+    if (!ids.length) throw new ApiError(400, M.noneChosen);
+    if (ids.length > 1000 || ids.some((x) => !isId(x))) throw new ApiError(400, 'badParam', { param: 'ids' });
+    const status = Number(body.auditStatus);
+    if (![0, 1, 2].includes(status) || String(body.auditStatus ?? '').trim() === '') throw new ApiError(400, 'badParam', { param: 'auditStatus' });
+    for (const id of ids) if (!(await engine.findOne(r, user, id))) throw new ApiError(404, 'notFound');
+    for (const id of ids) await engine.submit(r, user, { id, auditStatus: status }, req.lang);
+    return ok(ids.length, M.moderated(ids.length)[req.lang], req.lang);
   });
 
   app.get('/api/portal/access/getDashboard', { schema: { tags, summary: 'Access statistics: visits per day, channel, content and referrer' } }, async (req) => {
