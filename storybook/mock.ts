@@ -34,7 +34,7 @@ interface Answer {
 const ok = (data: unknown): Answer => ({ status: 200, json: { code: 200, success: true, data, msg: '操作成功' } });
 const fail = (code: number, msg: string): Answer => ({ status: code, json: { code, success: false, data: null, msg } });
 
-const LIST_ENDPOINTS = new Set(['list', 'page', 'myList', 'list-for-myCompany']);
+const LIST_ENDPOINTS = new Set(['list', 'page', 'myList', 'myPage', 'list-for-myCompany']);
 
 /** The resource whose `api` is the path's parent, and the endpoint named by the last segment. */
 function route(path: string): { resource: ResourceSchema; endpoint: string } | undefined {

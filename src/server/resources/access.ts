@@ -15,7 +15,8 @@
  * readable as their permissions say and writable (add, edit, remove) only by administrators of the platform
  * tenant 000000: 403 平台数据只能由平台管理员维护 for anyone else, a tenant's own administrator included.
  *
- * Rows (`scope`): every query carries `is_deleted = 0`, the caller's tenant (tenant-scoped resources), and,
+ * Rows (`scope`): every query carries `is_deleted = 0`, the caller's tenant (tenant-scoped resources), with
+ * `scope.own` the caller's own rows (create_user) unless they are an administrator, and,
  * when the schema says `scope.dataScope`, the union of the data scopes the caller's active roles hold on the
  * resource (blade_scope_data through blade_role_scope), in the SQL itself:
  *
@@ -95,6 +96,8 @@ export class Access {
     const seesAll = r.schema.scope?.platformSeesAll === true && user.tenantId === PLATFORM_TENANT && user.isAdmin;
     if (r.tenantScoped && !seesAll) cond.add(`tenant_id = ${cond.param(user.tenantId)}`);
     cond.add('is_deleted = 0');
+    // `scope.own` (a user's own records, system/userinput): everyone but an administrator sees and changes only theirs
+    if (r.schema.scope?.own && !user.isAdmin) cond.add(`create_user = ${cond.param(user.userId)}::bigint`);
     if (!withDataScope || !r.schema.scope?.dataScope) return;
     const scopes = await this.grants.dataScopes(user.activeRoleIds, r.schema.name);
     if (scopes.length === 0) return;

@@ -35,6 +35,7 @@ export const ENDPOINT_METHOD: Record<EndpointName, 'GET' | 'POST'> = {
   remove: 'POST',
   select: 'GET',
   myList: 'GET',
+  myPage: 'GET',
   'list-for-myCompany': 'GET',
   tree: 'GET',
   'lazy-tree': 'GET',
@@ -113,6 +114,7 @@ export class ResourceRoutes {
       case 'page':
         return { tags, summary: `${t}: a page of records`, querystring: listQuery };
       case 'myList':
+      case 'myPage':
         return { tags, summary: `${t}: my records`, querystring: listQuery };
       case 'list-for-myCompany':
         return { tags, summary: `${t}: my company's records`, querystring: listQuery };
@@ -139,7 +141,9 @@ export class ResourceRoutes {
         const user = await this.engine.authorize(req.user, r, 'read');
         return ok(await this.engine.page(r, user, query), undefined, req.lang);
       }
-      case 'myList': {
+      case 'myList':
+      case 'myPage': {
+        // myPage (system/userinput, spec 001 §7) is myList under the name that resource's calls use
         const user = await this.engine.authorize(req.user, r, 'myList');
         return ok(await this.engine.page(r, user, query, (c) => c.add(`create_user = ${c.param(user.userId)}::bigint`), false), undefined, req.lang);
       }

@@ -5,7 +5,7 @@
 import { dataFields } from './derive.js';
 import type { ResourceSchema } from './types.js';
 
-const GENERIC_ENDPOINTS = ['list', 'page', 'detail', 'submit', 'remove', 'select', 'myList', 'list-for-myCompany', 'tree', 'lazy-tree'];
+const GENERIC_ENDPOINTS = ['list', 'page', 'detail', 'submit', 'remove', 'select', 'myList', 'myPage', 'list-for-myCompany', 'tree', 'lazy-tree'];
 
 /**
  * The faults of a schema's `actions` that the meta-schema cannot state: unique keys, a status field that is

@@ -12,6 +12,7 @@ export type EndpointName =
   | 'remove'
   | 'select'
   | 'myList'
+  | 'myPage'
   | 'list-for-myCompany'
   | 'tree'
   | 'lazy-tree';
@@ -225,6 +226,8 @@ export interface ResourceSchema {
     platformAdminOnly?: boolean;
     /** Reads by administrators of the platform tenant 000000 see every tenant's rows (logs). */
     platformSeesAll?: boolean;
+    /** A user's own records: everyone but an administrator reads, edits and removes only the rows they created. */
+    own?: boolean;
   };
   endpoints: EndpointName[];
   /** Menu code whose grants gate the endpoints (see `permissions`). */
@@ -263,6 +266,11 @@ export interface ResourceSchema {
    * login (`GET /api/es/public/search`) through the search module (src/server/modules/search).
    */
   searchByEs?: { public?: Record<string, string | number | boolean> };
+  /**
+   * `GET <api>/select` answers only the records holding these values (field → value, compared as text), e.g.
+   * `{ "supplierStatus": "2" }`: only approved suppliers are offered where a form picks one (engine.ts `select`).
+   */
+  selectWhere?: Record<string, string | number | boolean>;
   /**
    * Word documents filled from a record (src/server/modules/documents): each `items` kind has its template in
    * `templates` (uploaded .docx, newest enabled of the kind) or one built from the form; `preview` is the public
