@@ -113,6 +113,14 @@ describe('downLoadAchievement', () => {
     expect(many.status).toBe(400);
     expect(many.body.msg).toBe('一次最多下载 100 条内容');
     expect((await download(kygl, { ids: ['1 OR 1=1'] })).status).toBe(400);
+    // the attachments' recorded sizes above 200 MB: refused before anything is read
+    const pool = s.kernel.database.pool;
+    const names = (await pool.query(`SELECT files FROM portal_content WHERE id = $1`, [groupId])).rows[0].files.map((f: Json) => f.name);
+    await pool.query(`UPDATE blade_attach SET attach_size = attach_size + 300 * 1024 * 1024 WHERE name = $1 AND tenant_id = '000000'`, [names[0]]);
+    const big = await download(kygl, { ids: [groupId] });
+    expect(big.status).toBe(400);
+    expect(big.body.msg).toBe('附件总大小超过 200 MB，请分批下载');
+    await pool.query(`UPDATE blade_attach SET attach_size = attach_size - 300 * 1024 * 1024 WHERE name = $1 AND tenant_id = '000000'`, [names[0]]);
     expect((await download(kyglHb, { ids: [groupId] })).status).toBe(404);
     expect((await download(kyglHb, { ids: [hbId] })).status).toBe(200);
     expect((await download(other, { ids: [hbId] })).status).toBe(404);

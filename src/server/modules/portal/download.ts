@@ -14,7 +14,7 @@
  *
  * Grant: reading portal/content; each id must be a record the caller sees (tenant and data scope) — else 404.
  * Errors (400, with the user's message): no ids 请选择至少一条数据; more than 100 一次最多下载 100 条内容; the
- * attachments above 500 MB 附件总大小超过 500 MB，请分批下载; a malformed id badParam.
+ * attachments above 200 MB (the .zip is built in memory) 附件总大小超过 200 MB，请分批下载; a malformed id badParam.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -30,14 +30,14 @@ import { CONTENT_RESOURCE, sanitizeRichText } from './hooks.js';
 type Row = Record<string, any>;
 
 export const MAX_CONTENTS = 100;
-export const MAX_BYTES = 500 * 1024 * 1024;
+export const MAX_BYTES = 200 * 1024 * 1024;
 /** The stored names the file store hands out (modules/files/storage.ts): `upload/yyyyMMdd/<uuid>.<ext>`. */
 const STORED_RE = /^upload\/\d{8}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
 
 export const M = {
   noneChosen: { zh: '请选择至少一条数据', en: 'Please choose at least one record' },
   tooMany: { zh: `一次最多下载 ${MAX_CONTENTS} 条内容`, en: `At most ${MAX_CONTENTS} contents at a time` },
-  tooLarge: { zh: '附件总大小超过 500 MB，请分批下载', en: 'The attachments exceed 500 MB; download fewer at a time' },
+  tooLarge: { zh: '附件总大小超过 200 MB，请分批下载', en: 'The attachments exceed 200 MB; download fewer at a time' },
   missing: { zh: '以下附件未能打包：', en: 'These attachments could not be packed:' },
   fileName: { zh: '成果资料.zip', en: 'achievements.zip' },
   author: { zh: '作者', en: 'Author' },
