@@ -9,6 +9,8 @@
  * - Any other failure shows one error toast at a time, 300 ms after the failure, with `msg` (or
  *   `error_description`, default 'unknown error'), and rejects with `ApiError` (carrying the field errors of a
  *   400, so forms can show them on their fields). Pass `silent: true` to handle the error yourself.
+ * - A request still unanswered after REQUEST_TIMEOUT_MS (300,000 ms, spec 000 §9) is aborted: ApiError code 0
+ *   with 'request timed out' (toasted unless silent).
  * - Token refresh: `startTokenRefresh()` checks every 10 s and refreshes when the token is `expires_in - 10`
  *   seconds old; a failed refresh logs out.
  *
@@ -23,6 +25,8 @@ import i18n from 'i18next';
 import { SILENT_CODE, type TokenAnswer } from '../../shared/contract/envelope.js';
 
 export const CLIENT_BASIC = 'Basic ' + btoa('saber:saber_secret');
+/** How long a request may take before it is given up, ms (spec 000 §9 'Request timeout 300000 ms'). */
+export const REQUEST_TIMEOUT_MS = 300_000;
 export const TOKEN_URL = '/api/blade-auth/oauth/token';
 
 export interface FieldError {
@@ -120,11 +124,17 @@ export async function request<T = unknown>(method: 'GET' | 'POST', url: string, 
     headers['Content-Type'] = 'application/json';
   }
   let res: Response;
+  // spec 000 §9: a request gives up after 300,000 ms (REQUEST_TIMEOUT_MS) and says so
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), REQUEST_TIMEOUT_MS);
   try {
-    res = await fetch(withParams(url, opts.params), { method, headers, body });
+    res = await fetch(withParams(url, opts.params), { method, headers, body, signal: abort.signal });
   } catch (e) {
-    if (!opts.silent) toastError(i18n.t('error.network'));
-    throw new ApiError(0, i18n.t('error.network'), [], e);
+    const text = i18n.t(abort.signal.aborted ? 'error.timeout' : 'error.network');
+    if (!opts.silent) toastError(text);
+    throw new ApiError(0, text, [], e);
+  } finally {
+    clearTimeout(timer);
   }
   let json: any = null;
   try {

@@ -8,21 +8,37 @@
 import i18n from 'i18next';
 import { authHeaders, toastError } from './api.js';
 
+/**
+ * The message of a failed file reply, or null when `blob` is the file: a non-OK status or a JSON envelope with a
+ * code other than 200 → its `msg` (or `error_description`, else 'unknown error').
+ */
+export async function blobFailure(ok: boolean, contentType: string | null, blob: Blob): Promise<string | null> {
+  const json = (contentType ?? '').includes('json');
+  if (ok && !json) return null;
+  type Envelope = { code?: number; msg?: string; error_description?: string };
+  let body: Envelope | null = null;
+  try {
+    body = JSON.parse(await blob.text()) as Envelope;
+  } catch {
+    body = null;
+  }
+  if (ok && (body?.code === undefined || body.code === 200)) return null;
+  return body?.msg || body?.error_description || i18n.t('error.unknown');
+}
+
 /** Fetches `link` with the API headers and saves it as `name`; false (after one error toast) on failure. */
 export async function downloadFile(link: string, name: string): Promise<boolean> {
   try {
     const res = await fetch(link, { headers: authHeaders() });
-    if (!res.ok) {
-      let msg = i18n.t('error.unknown');
-      try {
-        msg = ((await res.json()) as { msg?: string }).msg || msg;
-      } catch {
-        /* not JSON */
-      }
-      toastError(msg);
+    const blob = await res.blob();
+    // a blob error reply (spec 000 §8 'Blob error responses are decoded first'): a failed status, or a JSON
+    // envelope whose code is not 200 where a file was expected, is read and its message shown — never saved
+    const failure = await blobFailure(res.ok, res.headers.get('content-type'), blob);
+    if (failure !== null) {
+      toastError(failure);
       return false;
     }
-    const url = URL.createObjectURL(await res.blob());
+    const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
     a.download = name;

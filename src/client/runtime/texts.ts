@@ -10,6 +10,7 @@ import { excelTexts } from './excel-texts.js';
 export const runtimeTexts: Texts = {
   ...excelTexts, // the Excel toolbar and its import dialog (excel-texts.ts)
   'error.network': { zh: '网络异常，请稍后重试', en: 'Network error, please try again' },
+  'error.timeout': { zh: '请求超时，请稍后重试', en: 'The request timed out, please try again' },
   'error.unknown': { zh: '未知错误', en: 'unknown error' },
   'rt.search': { zh: '搜索', en: 'Search' },
   'rt.reset': { zh: '重置', en: 'Reset' },
