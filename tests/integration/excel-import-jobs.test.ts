@@ -6,7 +6,7 @@
  * The server runs with `EXCEL_INLINE_BYTES=1`, so every upload is queued as an `excel-import` job and polled at
  * /api/blade-job/job/detail as the toolbar does: a valid file ends `done` with its counts and message; a file
  * with faults ends `failed` with nothing written, the message, and the error workbook (also in the report
- * list); the imported records reach the `afterCommit` hooks (the search index finds them); a template with `partialImport` writes the valid rows and lists the others; only the owner sees the
+ * list); the imported records reach the `afterCommit` hooks in a follow-up job (then the search index finds them); a template with `partialImport` writes the valid rows and lists the others; only the owner sees the
  * job (list by the template's ref, detail, file). A role that may read patents but holds no `patent_import`
  * button gets 403 and nothing is stored.
  */
@@ -109,7 +109,10 @@ describe('imports as jobs', () => {
     expect(job).toMatchObject({ kind: 'excel-import', status: 'done', progress: 100, readCount: 30, writtenCount: 30, failedCount: 0, error: null, hasFile: false, title: '专利' });
     expect(job.result).toMatchObject({ read: 30, inserted: 30, updated: 0, failed: 0, message: '导入成功：新增 30 条，更新 0 条' });
     expect(await countRows(s, 'basic_patent', "name LIKE $1 AND tenant_id = '000000' AND is_deleted = 0", [`${TAG} 任务 %`])).toBe(30);
-    // the afterCommit hooks ran as for a submit: the imported patents are in the search index
+    // the afterCommit hooks run as for a submit, in a follow-up job: then the imported patents are in the search index
+    const follow = (await call(s, admin, 'GET', `/api/blade-job/job/list?ref=${jobId}&kind=excel-after-commit`)).body.data;
+    expect(follow).toHaveLength(1);
+    expect(await finished(admin, follow[0].id)).toMatchObject({ status: 'done', progress: 100, writtenCount: 30 });
     const found = await call(s, admin, 'GET', `/api/basic/patent/searchByEs?keyword=${encodeURIComponent(`${TAG} 任务 7`)}&size=50`);
     expect(found.status, found.body.msg).toBe(200);
     expect(found.body.data.records.map((r: Json) => r.title)).toEqual([`${TAG} 任务 7`]);
@@ -124,6 +127,7 @@ describe('imports as jobs', () => {
     expect(job).toMatchObject({ status: 'failed', readCount: 3, writtenCount: 0, failedCount: 2, hasFile: true });
     expect(job.error).toBe('导入失败，共 2 处错误，未导入任何数据、第3行{专利类型}：值「不存在的类型」不在可选范围内、第4行{专利名称}：请输入专利名称');
     expect(await countRows(s, 'basic_patent', 'name LIKE $1', [`${TAG} 坏%`])).toBe(0);
+    expect((await call(s, admin, 'GET', `/api/blade-job/job/list?ref=${jobId}&kind=excel-after-commit`)).body.data).toEqual([]); // nothing written, nothing to index
     const file = await call(s, admin, 'GET', `/api/blade-job/job/file?id=${jobId}`);
     expect(file.status).toBe(200);
     expect(await sheetRows(file.res.rawPayload)).toEqual([

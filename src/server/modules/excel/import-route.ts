@@ -15,6 +15,10 @@
  * failed}`; `errorFile` downloads the error workbook); a larger file is queued and answered `{jobId}` with
  * 数据较多，已转为后台任务, its progress polled at `/api/blade-job/job/detail` (the job's `error` or `result`
  * holds the same message when it ends).
+ *
+ * A committed import hands its written rows to an `excel-after-commit` job (same owner, `ref` = the import's
+ * job id) that runs the resource's `afterCommit` hooks on them (import-write.ts: search indexing and the
+ * like), so the imported records become searchable shortly after the import's answer rather than before it.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
@@ -30,13 +34,24 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { loadTemplate } from './templates.js';
 import { assertButton, stamp } from './export.js';
-import { runImport } from './import.js';
+import { runImport, type ImportResult } from './import.js';
+import { afterCommit, hasCommitHooks } from './import-write.js';
 import { faultText } from './error-workbook.js';
 import { addReport } from './report.js';
 import { M } from './messages.js';
 
 export const IMPORT_KIND = 'excel-import';
+/** The follow-up of a committed import: its written rows through the resource's afterCommit hooks. */
+export const AFTER_COMMIT_KIND = 'excel-after-commit';
 const INPUT = 'input.xlsx';
+const WRITTEN = 'written.json';
+
+interface AfterCommitParams {
+  /** The import job. */
+  ref: string;
+  resource: string;
+  lang: Lang;
+}
 
 interface ImportParams {
   ref: string;
@@ -72,6 +87,12 @@ export async function registerImportRoute(app: FastifyInstance, o: ImportRouteOp
         folder: ctx.folder,
         report: (p) => ctx.report(p),
       });
+      // the written rows reach the afterCommit hooks (search indexing …) in a follow-up job of the same owner
+      if (res.committed && (res.written.add.length || res.written.edit.length) && hasCommitHooks(engine, t.resource)) {
+        const written = JSON.stringify({ written: res.written, saved: res.saved });
+        const params: AfterCommitParams = { ref: ctx.id, resource: t.resource.schema.name, lang };
+        await jobs.enqueue(AFTER_COMMIT_KIND, ctx.owner, params, { title: String(t.template.fileName), prepare: (folder) => fsp.writeFile(path.join(folder, WRITTEN), written) });
+      }
       const counts = { read: res.read, inserted: res.inserted, updated: res.updated, failed: res.failed };
       if (!res.faults.length) return { result: { ...counts, message: M.imported(res.inserted, res.updated)[lang] } };
       const name = `${M.errorFileName(String(t.template.fileName))[lang]}${stamp(o.timeZone)}.xlsx`;
@@ -85,6 +106,17 @@ export async function registerImportRoute(app: FastifyInstance, o: ImportRouteOp
     } finally {
       await fsp.rm(input, { force: true });
     }
+  });
+
+  await jobs.define<AfterCommitParams>(AFTER_COMMIT_KIND, async (ctx) => {
+    const file = path.join(ctx.folder, WRITTEN);
+    const data = JSON.parse(await fsp.readFile(file, 'utf8')) as Pick<ImportResult, 'written' | 'saved'>;
+    const r = engine.current(engine.registry.get(ctx.params.resource));
+    await afterCommit(engine, ctx.owner, r, ctx.params.lang, data, (done, total) => ctx.report({ read: done, written: done, progress: Math.min(99, (done / Math.max(1, total)) * 100) }));
+    await fsp.rm(file, { force: true });
+    const rows = data.written.add.length + data.written.edit.length;
+    await ctx.report({ read: rows, written: rows, progress: 100 }, true);
+    return { result: { rows } };
   });
 
   await app.register(async (scope) => {

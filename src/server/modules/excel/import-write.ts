@@ -2,7 +2,9 @@
  * The writes of an Excel import (issue 13; import.ts reads and checks the rows): new rows inserted a batch at
  * a time (`insertRows`: one INSERT … SELECT FROM unnest), existing ones updated (`updateRow`), in the caller's
  * tenant and as the caller; and, once the import committed, the resource's `afterCommit` hooks (`afterCommit`:
- * search indexing and the like, as the generic submit runs them, resources/write.ts).
+ * search indexing and the like, as the generic submit runs them, resources/write.ts) — run by the follow-up job
+ * `excel-after-commit` (import-route.ts), so that a large import is done when its rows are, and the indexing of
+ * 100,000 records does not hold its answer.
  */
 import { nextId } from '../../core/ids.js';
 import type { AuthUser } from '../../core/context.js';
@@ -31,23 +33,44 @@ export function ownCommitHooks(engine: ResourceEngine, r: Resource) {
 /**
  * After the import committed, the `afterCommit` hooks as the generic submit runs them (resources/write.ts):
  * search indexing and the like see the imported records. The hooks of every resource get the keys 1,000 at a
- * time per action; the resource's own hooks one record at a time with `saved`. A hook handles its own errors
- * (the import stands); one that throws is logged by the job.
+ * time per action; the resource's own hooks one record at a time with `saved`. `progress(done, total)` after
+ * each call. A hook handles its own errors (the import stands); one that throws fails the job running this.
  */
-export async function afterCommit(engine: ResourceEngine, user: AuthUser, r: Resource, lang: Lang, res: ImportResult): Promise<void> {
+export async function afterCommit(
+  engine: ResourceEngine,
+  user: AuthUser,
+  r: Resource,
+  lang: Lang,
+  res: Pick<ImportResult, 'written' | 'saved'>,
+  progress: (done: number, total: number) => Promise<void> = async () => undefined,
+): Promise<void> {
   const own = new Set(ownCommitHooks(engine, r));
   const hooks = engine.hooksOf(r.schema.name).filter((h) => h.afterCommit);
+  const rows = res.written.add.length + res.written.edit.length;
+  const total = hooks.reduce((n, h) => n + (own.has(h) ? res.saved.length : rows), 0);
+  let done = 0;
   for (const h of hooks) {
     if (own.has(h)) {
-      for (const s of res.saved) await h.afterCommit!({ user, resource: r, lang, action: s.action, ids: [s.id], saved: s.row });
+      for (const s of res.saved) {
+        await h.afterCommit!({ user, resource: r, lang, action: s.action, ids: [s.id], saved: s.row });
+        if (++done % CHUNK === 0) await progress(done, total);
+      }
       continue;
     }
     for (const action of ['add', 'edit'] as const) {
       const ids = res.written[action];
-      for (let i = 0; i < ids.length; i += CHUNK) await h.afterCommit!({ user, resource: r, lang, action, ids: ids.slice(i, i + CHUNK) });
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const chunk = ids.slice(i, i + CHUNK);
+        await h.afterCommit!({ user, resource: r, lang, action, ids: chunk });
+        done += chunk.length;
+        await progress(done, total);
+      }
     }
   }
 }
+
+/** True when `r` has `afterCommit` hooks an import's written rows must reach. */
+export const hasCommitHooks = (engine: ResourceEngine, r: Resource) => engine.hooksOf(r.schema.name).some((h) => h.afterCommit);
 
 /**
  * One INSERT of `records` into `r`'s table, in the caller's tenant: each column's values travel as one array

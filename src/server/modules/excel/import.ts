@@ -45,7 +45,7 @@ import type { LoadedTemplate } from './templates.js';
 import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
 import { M } from './messages.js';
 import { writeErrors } from './error-workbook.js';
-import { afterCommit, insertRows, ownCommitHooks, updateRow } from './import-write.js';
+import { insertRows, ownCommitHooks, updateRow } from './import-write.js';
 
 type Row = Record<string, unknown>;
 const BATCH = 1000;
@@ -201,7 +201,6 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     input.destroy();
     engine.changed(r.schema.table);
   }
-  if (res.committed) await afterCommit(engine, user, r, o.lang, res); // outside the transaction, once it stands
   if (res.faults.length) await writeErrors(res.faults, o.lang, path.join(o.folder, 'errors.xlsx'));
   await o.report({ progress: 100, read: res.read, written: res.inserted + res.updated, failed: res.failed });
   return res;
