@@ -311,11 +311,18 @@ export class ResourceEngine {
     return roots;
   }
 
-  /** The visible records of `r` matching the list filters of `query` (at most 1000), for `select`. */
+  /**
+   * The visible records of `r` matching the list filters of `query` (at most 1000), for `select` — only those
+   * holding the values of the schema's `selectWhere` (field → value, compared as text: approved suppliers …).
+   */
   async select(r: Resource, user: AuthUser, query: Record<string, unknown>): Promise<Row[]> {
     r = this.current(r);
     const cond = new Conditions();
     await this.scope(r, user, cond);
+    for (const [field, value] of Object.entries(r.schema.selectWhere ?? {})) {
+      const col = r.byField.get(field);
+      cond.add(col ? `${quote(col.column)}::text = ${cond.param(String(value))}` : 'FALSE');
+    }
     addFilters(r, query, cond);
     const rows = await this.query(`SELECT ${this.selectList(r)} FROM ${quote(r.schema.table)} WHERE ${cond.sql()} ORDER BY ${orderBy(r, query)} LIMIT 1000`, cond.params);
     return rows.map((row) => this.toRecord(r, row));

@@ -14,7 +14,8 @@
  * 5. the fields' own rules (validate.ts: required, types, lengths, formats …, the schema's messages);
  * 6. `rules` of kinds `before` (cross-field order) and `sum` (Σ fields = a total): 400 on the rule's field with
  *    its message (src/shared/schema/rules.ts);
- * 7. `x-ref` fields: the referenced department, user or record exists, live, in the caller's tenant
+ * 7. `x-ref` fields: the referenced department, user or record exists, live, in the caller's tenant (and, for a
+ *    resource with `selectWhere`, holds those values: only an approved supplier can be named)
  *    (400 <label>不存在);
  * 8. module hooks (before/after submit and remove, inside the transaction);
  * 9. `removeGuard` (remove only): refused with the guard's message while live rows of another table (or the
@@ -122,6 +123,7 @@ async function refFaults(engine: ResourceEngine, r: Resource, user: AuthUser, va
     let keyCol = 'id';
     let tenant = true;
     let bigintKey = true;
+    let where: Array<[string, string]> = [];
     if (ref === 'dept' || ref === 'user') table = ref === 'dept' ? 'blade_dept' : 'blade_user';
     else {
       const target = engine.registry.resources.get(ref);
@@ -133,6 +135,8 @@ async function refFaults(engine: ResourceEngine, r: Resource, user: AuthUser, va
       keyCol = target.keyColumn;
       tenant = target.tenantScoped;
       bigintKey = target.byField.get(target.key)!.sqlType === 'bigint';
+      // a resource that offers only some records to pick (`selectWhere`: approved suppliers …) is referenced only by them
+      where = Object.entries(target.schema.selectWhere ?? {}).map(([f, v]) => [target.byField.get(f)?.column ?? '', String(v)]);
     }
     if (bigintKey && !ids.every(isId)) {
       fault();
@@ -144,6 +148,10 @@ async function refFaults(engine: ResourceEngine, r: Resource, user: AuthUser, va
     if (tenant) {
       params.push(user.tenantId);
       sqlText += ` AND tenant_id = $2`;
+    }
+    for (const [col, v] of where) {
+      params.push(v);
+      sqlText += col ? ` AND ${quote(col)}::text = $${params.length}` : ' AND FALSE';
     }
     const [{ n }] = await engine.query<{ n: number }>(sqlText, params, trx);
     if (n !== unique.length) fault();
