@@ -10,7 +10,7 @@
  *   (FlowProcessPage: spec 000 §2.3 routes of the leave request);
  * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
  */
-import { lazy, StrictMode, Suspense, useEffect, type ReactNode } from 'react';
+import { StrictMode, Suspense, useEffect, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { App as AntApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -20,10 +20,13 @@ import 'dayjs/locale/zh-cn';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router-dom';
 import { SWRConfig } from 'swr';
 import { setErrorToaster, setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
-import { useSession } from '../runtime/session.js';
+import { getSession, updateSession, useSession } from '../runtime/session.js';
+import { antdThemeOf, applyZoom, rememberedTheme, storedZoom, themeOf, themeVariables } from './themes.js';
 import { RuntimeEnvProvider } from '../runtime/env.js';
 import { LoginPage } from './LoginPage.js';
 import { rememberReturn } from './return-to.js';
+// every lazy screen gives up after 120 s with 'Loading chunk failed' (chunk.ts, RouteError.tsx)
+import { lazyChunk as lazy } from './chunk.js';
 
 // Only the login route is in the first chunk (DESIGN §10: login JavaScript under 400 KB gzip); the layout, the
 // schema runtime (Formily) and the other pages load when first needed.
@@ -126,15 +129,32 @@ export function App() {
     dayjs.locale(s.lang === 'en' ? 'en' : 'zh-cn');
     document.documentElement.lang = s.lang === 'en' ? 'en' : 'zh-CN';
   }, [s.lang]);
-  // the theme colour for the shell's own CSS (the selected sidebar item, the menu search's active hit)
+  // the theme (themes.ts): antd's tokens below, the layout's colours as CSS variables, a class per theme
+  const theme = themeOf(s.themeName);
   useEffect(() => {
-    document.documentElement.style.setProperty('--kc-primary', s.themeColor);
-  }, [s.themeColor]);
+    const root = document.documentElement;
+    for (const [k, v] of Object.entries(themeVariables(theme, s.themeColor))) root.style.setProperty(k, v);
+    root.dataset.theme = theme.name;
+  }, [theme, s.themeColor]);
+  // a user's own theme after the login (remembered per user on this browser)
+  const userId = s.user?.userId;
+  useEffect(() => {
+    if (!userId) return;
+    const mine = rememberedTheme(s.tenantId, userId);
+    if (mine && mine !== getSession().themeName) updateSession({ themeName: mine, themeColor: themeOf(mine).color });
+  }, [userId, s.tenantId]);
+  // the stored screen zoom and the root font size of spec 000 §9, again on every resize
+  useEffect(() => {
+    const apply = () => applyZoom(storedZoom());
+    apply();
+    window.addEventListener('resize', apply);
+    return () => window.removeEventListener('resize', apply);
+  }, []);
   useEffect(() => {
     if (s.token) startTokenRefresh();
   }, [s.token]);
   return (
-    <ConfigProvider locale={s.lang === 'en' ? enUS : zhCN} theme={{ token: { colorPrimary: s.themeColor, borderRadius: 4 } }}>
+    <ConfigProvider locale={s.lang === 'en' ? enUS : zhCN} theme={antdThemeOf(theme, s.themeColor)}>
       <AntApp>
         <ToastBridge />
         <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>

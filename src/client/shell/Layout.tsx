@@ -22,6 +22,7 @@ import { LockButton } from './LockPage.js';
 import { ErrorLogButton } from './ErrorLogButton.js';
 import { MenuSearch } from './MenuSearch.js';
 import { UserMenu } from './UserMenu.js';
+import { ScreenTools } from './ScreenTools.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
@@ -121,6 +122,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
         <Space className="kc-header-tools" size={4}>
           <MenuSearch menus={menus} />
           <LangSwitch />
+          <ScreenTools />
           <LockButton />
           <ErrorLogButton />
           {role && <Tag color="green">{roleLabel(role, lang)}</Tag>}

@@ -1,17 +1,41 @@
 /**
  * The routes' error element (App.tsx): a page that fails to render is recorded once in the client error log
  * (type `error`, info `route`; error-log.ts, spec 000 §8) and the 500 page shows inside the layout — without
- * it, React Router's own boundary would swallow the error and the error log would never hear of it.
+ * it, React Router's own boundary would swallow the error and the error log would never hear of it. A screen
+ * whose code could not be loaded (chunk.ts: 120 s, or a chunk gone after a release) shows 'Loading chunk
+ * failed' with a reload button instead (issue 18).
  */
 import { useEffect } from 'react';
+import { Button, Result } from 'antd';
+import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router-dom';
 import { recordError } from './error-log.js';
 import { ErrorPage } from './pages.js';
+import { isChunkError } from './chunk.js';
 
 export function RouteError() {
   const error = useRouteError();
   useEffect(() => {
     recordError('error', error, 'route');
   }, [error]);
+  // a screen whose code could not be loaded (chunk.ts): say so and offer a reload (issue 18)
+  if (isChunkError(error)) return <ChunkFailed />;
   return <ErrorPage status={500} />;
+}
+
+/** 'Loading chunk failed' with a reload button. */
+export function ChunkFailed() {
+  const { t } = useTranslation();
+  return (
+    <Result
+      status="warning"
+      title={t('chunk.failed')}
+      subTitle={t('chunk.hint')}
+      extra={
+        <Button type="primary" onClick={() => window.location.reload()}>
+          {t('chunk.reload')}
+        </Button>
+      }
+    />
+  );
 }
