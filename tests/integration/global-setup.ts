@@ -1,7 +1,8 @@
 /**
  * Starts one embedded PostgreSQL for the whole test run, in a fresh folder under the system temp directory
  * (chmod 755 so the `postgres` user can enter it, DESIGN §13), migrates, syncs and seeds it through the
- * same `startKernel` as `npm start`, and hands the connection string, the data folder and the generated
+ * same `startKernel` as `npm start` (and the demo projects an app seeds once ready: an app is built, made ready
+ * and closed), and hands the connection string, the data folder and the generated
  * demo password to the test files (`inject('db')`). Everything is stopped and removed at the end.
  */
 import fs from 'node:fs';
@@ -10,7 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { loadConfig } from '../../src/server/core/config.js';
-import { startKernel, type Kernel } from '../../src/server/app.js';
+import { buildApp, startKernel, type Kernel } from '../../src/server/app.js';
+import { seedDemoProjects } from '../../src/server/modules/project/demo.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -37,6 +39,12 @@ export async function setup(project: TestProject): Promise<void> {
   fs.chmodSync(dataDir, 0o755);
   kernel = await startKernel(loadConfig({ dataDir, databaseUrl: undefined, pgPort: await freePort() }));
   const password = fs.readFileSync(path.join(dataDir, 'initial-password'), 'utf8').trim();
+  // the demo tenant's projects are seeded through the API once an app is ready (modules/project/demo.ts): done
+  // here, before any test file starts, so no test sees them appear while it runs
+  const app = await buildApp(kernel);
+  await app.ready();
+  await seedDemoProjects(app, kernel);
+  await app.close();
   project.provide('db', { url: kernel.database.url, dataDir, password });
 }
 

@@ -16,7 +16,9 @@
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
  *   a subsidiary's research management: its company and below; researchers: their own), and, in the demo
- *   tenant 000000 when it has no guide, a published guide.
+ *   tenant 000000 when it has no guide, a published guide;
+ * - demo.ts (once the app is ready, tenant 000000 without projects): a project in every state, an expert
+ *   review and reports, each step taken by its demo account through the API and the real process.
  */
 import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
@@ -29,6 +31,7 @@ import { registerProjectDashboard } from './dashboard.js';
 import { registerTemplates } from './templates.js';
 import { registerTeamAndAnnex } from './team.js';
 import { migrations } from './migrations.js';
+import { registerDemoProjects } from './demo.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
   for (const [i, d] of PROJECT_DICTIONARIES.entries()) {
@@ -86,6 +89,7 @@ export const module: Module = {
     registerProjectDashboard(app, { db, engine: k.engine, org: k.org });
     registerTemplates(app, db, k.engine);
     registerTeamAndAnnex(app, k.engine);
+    registerDemoProjects(app, k); // once ready: the demo tenant's projects, through the API (demo.ts)
   },
   async seed(k) {
     const db = k.database.db;
