@@ -18,6 +18,7 @@ import { PUT, docx } from './duplicate-fixtures.js';
 let s: TestServer;
 let sbdw: Session, kygl: Session, zj: Session, other: Session;
 let projectId: string;
+let guide: Json;
 const API = '/api/project/baseinfo';
 const T = '/api/project/template';
 const tag = `DOC${Date.now().toString(36)}`;
@@ -38,7 +39,9 @@ beforeAll(async () => {
   s = await testServer();
   [sbdw, kygl, zj] = await Promise.all(['sbdw', 'kygl', 'zj'].map((a) => login(s, a)));
   other = await login(s, 'admin', { tenantId: '100001' });
+  guide = (await call(s, sbdw, 'GET', '/api/project/guide/options')).body.data[0];
   const saved = await call(s, sbdw, 'POST', `${API}/submit`, {
+    guideId: guide.id,
     name: `${tag} 低温储粮示范`, code: tag, type: '3', researchType: '2', deptId: sbdw.deptId, leader: '王申', leaderPhone: '13800000001',
     startDate: '2027-01-01', endDate: '2028-12-31', researchContent: '低温储粮的研究内容。', objectives: '节能降耗。', indicators: '能耗降低15%。',
     totalBudget: 100, allocatedBudget: 60, selfRaisedBudget: 40,
@@ -67,6 +70,7 @@ describe('documents from the built template', () => {
     expect(text).toContain('任务书');
     expect(text).toContain(`项目名称：${tag} 低温储粮示范`);
     expect(text).toContain('总经费（万元）：100');
+    expect(text).toContain(`申报指南：${String(guide.title).replace(/^\d{4} /, '')}`); // a referenced record by its label
     expect(text).toContain('项目负责人'); // team role 1 by its dictionary label
     expect(text).toMatch(/1\. 姓名：王申.*2\. 姓名：刘研/);
     const en = await call(s, sbdw, 'POST', `${API}/download`, { id: projectId, kind: 'acceptance' }, { 'accept-language': 'en' });

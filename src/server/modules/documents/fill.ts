@@ -4,7 +4,7 @@
  *
  * Data (`documentData`): every data field of the form under its own name, as text a reader expects —
  * dictionary and option fields by their label (zh or en), departments by name, booleans 是 / 否, numbers as
- * they are, dates as their text; an array of rows (a sub-form: team members, budget lines) is a list of rows
+ * they are, dates as their text, a referenced user or record (`x-ref`) by its name or label; an array of rows (a sub-form: team members, budget lines) is a list of rows
  * holding the same for their sub-fields, for docxtemplater loops (`{#teamMembers}{name}{/teamMembers}`);
  * attachments by their file names. Plus `_title` (the document's title), `_today` (yyyy-MM-dd) and `_label`
  * (the record's label field).
@@ -19,6 +19,7 @@
 import Docxtemplater from 'docxtemplater';
 import PizZip from 'pizzip';
 import { ApiError } from '../../core/envelope.js';
+import { sql } from '../../core/db/index.js';
 import type { Resource } from '../../resources/registry.js';
 import type { Db } from '../../core/db/index.js';
 import { labelOf, type ColumnDef } from '../../../shared/schema/derive.js';
@@ -52,8 +53,37 @@ function columnsOf(r: Resource, node: FormNode, top = true): TemplateColumn[] {
 const isRows = (n: FormNode) => n.type === 'array' && !!n.items?.properties && n['x-component'] !== 'FileUpload';
 const isFiles = (n: FormNode) => n['x-component'] === 'FileUpload' || n['x-component'] === 'Upload';
 
+/**
+ * The labels of the top-level `x-ref` fields of `record` that name a user or a resource (departments are the
+ * translator's): a user by real name, a record by its resource's `labelField` — read in the caller's tenant, so
+ * an id of another tenant stays as it is. Answers field → text (several ids joined with 、).
+ */
+async function refLabels(db: Db, resources: ReadonlyMap<string, Resource>, tenantId: string, cols: TemplateColumn[], record: Row): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const c of cols) {
+    const ref = c.node['x-ref'];
+    const v = record[c.field];
+    if (typeof ref !== 'string' || ref === 'dept' || v === null || v === undefined || v === '') continue;
+    const ids = (Array.isArray(v) ? v : String(v).split(',')).map((x) => String(x).trim()).filter((x) => /^\d{1,19}$/.test(x));
+    if (!ids.length) continue;
+    let rows: Array<{ id: string; label: string }> = [];
+    if (ref === 'user') {
+      rows = (await sql<{ id: string; label: string }>`SELECT id::text AS id, coalesce(real_name, name, account) AS label FROM blade_user WHERE tenant_id = ${tenantId} AND id = ANY(${ids}::bigint[])`.execute(db)).rows;
+    } else {
+      const target = resources.get(ref);
+      const labelCol = target?.schema.labelField ? target.byField.get(target.schema.labelField)?.column : undefined;
+      if (!target || !labelCol) continue;
+      rows = (await sql<{ id: string; label: string }>`SELECT id::text AS id, ${sql.ref(labelCol)}::text AS label FROM ${sql.table(target.schema.table)}
+                 WHERE ${target.tenantScoped ? sql`tenant_id = ${tenantId} AND` : sql``} id = ANY(${ids}::bigint[])`.execute(db)).rows;
+    }
+    const byId = new Map(rows.map((x) => [x.id, x.label]));
+    out.set(c.field, ids.map((id) => byId.get(id) ?? id).join('、'));
+  }
+  return out;
+}
+
 /** The template data of `record` (see the module comment). */
-export async function documentData(db: Db, r: Resource, tenantId: string, record: Row, lang: Lang, title: string): Promise<Row> {
+export async function documentData(db: Db, resources: ReadonlyMap<string, Resource>, r: Resource, tenantId: string, record: Row, lang: Lang, title: string): Promise<Row> {
   const top = columnsOf(r, r.schema.form);
   const nested = top.filter((c) => isRows(c.node)).map((c) => ({ c, cols: columnsOf(r, c.node.items!, false) }));
   const tr = new Translator(db, tenantId);
@@ -65,9 +95,14 @@ export async function documentData(db: Db, r: Resource, tenantId: string, record
     const cell = tr.toCell(c, v, lang);
     return cell instanceof Date ? cell.toISOString().slice(0, 10) : (cell ?? '');
   };
+  const refs = await refLabels(db, resources, tenantId, top, record);
   const data: Row = {};
   for (const c of top) {
     const v = record[c.field];
+    if (refs.has(c.field)) {
+      data[c.field] = refs.get(c.field);
+      continue;
+    }
     const rows = nested.find((n) => n.c.field === c.field);
     data[c.field] = rows ? (Array.isArray(v) ? v : []).map((row, i) => Object.fromEntries([['_index', i + 1], ...rows.cols.map((sc) => [sc.field, text(sc, (row as Row)?.[sc.field])])])) : text(c, v);
   }

@@ -91,7 +91,7 @@ async function generate(d: Deps, r: Resource, user: AuthUser, id: unknown, rawKi
   const rec = await d.engine.findOne(r, user, id);
   if (!rec) throw new ApiError(404, 'notFound');
   const title = lang === 'en' ? k.titleEn : k.title;
-  const data = await documentData(d.db, r, user.tenantId, rec, lang, title);
+  const data = await documentData(d.db, d.engine.registry.resources, r, user.tenantId, rec, lang, title);
   const t = await uploadedTemplate(d, r, user.tenantId, k.kind);
   const label = String(data._label || id).replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 60);
   return { file: `${label}-${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) };
@@ -122,7 +122,7 @@ async function preview(d: Deps, token: unknown, only?: Resource): Promise<{ file
   const k = kindOf(r, claims.k);
   const lang: Lang = claims.l === 'en' ? 'en' : 'zh';
   const title = lang === 'en' ? k.titleEn : k.title;
-  const data = await documentData(d.db, r, tenantId, rec, lang, title);
+  const data = await documentData(d.db, d.engine.registry.resources, r, tenantId, rec, lang, title);
   const t = await uploadedTemplate(d, r, tenantId, k.kind);
   return { file: `${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) };
 }

@@ -284,6 +284,7 @@ export const MENUS: MenuSeed[] = [
       { code: 'portal_cnki', name: '知网数据', nameEn: 'CNKI records', path: '/portal/cnki', resource: 'portal/cnki', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('portal_cnki', '知网数据', 'CNKI record', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin, ROLE.researchManagement], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
       { code: 'portal_record', name: '门户数据', nameEn: 'Portal records', path: '/portal/record', resource: 'portal/record', grant: [ROLE.admin, ROLE.researchManagement], children: buttons('portal_record', '门户数据', 'portal record', { view: [ROLE.admin, ROLE.researchManagement], add: [ROLE.admin, ROLE.researchManagement], edit: [ROLE.admin, ROLE.researchManagement], delete: [ROLE.admin, ROLE.researchManagement] }) },
       { code: 'portal_access', name: '访问统计', nameEn: 'Access statistics', path: '/portal/access', grant: [ROLE.admin, ROLE.researchManagement] },
+      { code: 'es_search', name: '全文检索', nameEn: 'Full-text search', path: '/es/search', grant: [ROLE.admin, ROLE.researchManagement] },
       { code: 'es_index', name: '搜索索引', nameEn: 'Search indexes', path: '/es/index', resource: 'es/index', grant: [ROLE.admin], children: buttons('es_index', '搜索索引', 'index', ADMINS) },
       { code: 'es_ikdic', name: '搜索词典', nameEn: 'Search dictionary', path: '/es/ikdic', resource: 'es/ikdic', grant: [ROLE.admin], children: buttons('es_ikdic', '搜索词典', 'word', ADMINS) },
     ],
