@@ -173,6 +173,7 @@ describe('searchByGPT', () => {
     expect(none.status).toBe(200);
     expect(none.body.data.configured).toBe(false);
     expect(none.body.msg).toBe('未配置智能问答服务');
+    expect((await call(s, kygl, 'GET', '/api/portal/content/searchByGPT?check=1')).body.data.configured).toBe(false);
     const seen: Json[] = [];
     const srv = http.createServer((req, res) => {
       let b = '';
@@ -198,6 +199,8 @@ describe('searchByGPT', () => {
       expect(seen[0]).toMatchObject({ url: '/v1/chat/completions', auth: 'Bearer k-test', body: { model: 'tiny' } });
       expect(seen[0].body.messages[1].content).toContain(`${TAG} 低温储粮技术在高大平房仓的应用`);
       expect((await call(s, kygl, 'GET', '/api/portal/content/searchByGPT?keyword=')).body.msg).toBe('请输入问题');
+      expect((await call(s, kygl, 'GET', '/api/portal/content/searchByGPT?check=1')).body.data).toEqual({ configured: true });
+      expect(seen).toHaveLength(1);
       await pool.query(`UPDATE blade_param SET param_value = $1 WHERE param_key = 'gpt_base_url'`, ['http://127.0.0.1:1/v1']);
       const down = await call(s, kygl, 'GET', `/api/portal/content/searchByGPT?keyword=x`);
       expect(down.status).toBe(502);

@@ -99,6 +99,7 @@ import { LocationInput } from './LocationInput.js';
 import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
 import { ContentModelFields } from './ContentModelFields.js';
+import { FullTextSearch } from './FullTextSearch.js';
 import { RemoteTable } from './RemoteTable.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
@@ -716,6 +717,20 @@ registerComponent({ name: 'ResourceTreeSelect', component: ResourceTreeSelect, t
 registerComponent({ name: 'ResourceSelect', component: ResourceSelect, title: { zh: '数据选择', en: 'Record select' }, group: 'business' });
 // the extra fields of a portal channel's content models, stored as the content's attributes (issue 14)
 registerComponent({ name: 'ContentModelFields', component: ContentModelFields, title: { zh: '内容模型字段', en: 'Content model fields' }, group: 'business' });
+// the back office's full-text search over a searchByEs endpoint, with searchByGPT's answers when configured (issue 14)
+registerComponent({
+  name: 'FullTextSearch',
+  component: FullTextSearch,
+  title: { zh: '全文检索', en: 'Full-text search' },
+  group: 'business',
+  texts: {
+    'cmp.search.placeholder': { zh: '请输入关键词，多个词以空格分隔', en: 'Keywords, separated by spaces' },
+    'cmp.search.found': { zh: '共找到 {{n}} 条', en: '{{n}} found' },
+    'cmp.search.none': { zh: '没有找到相关内容', en: 'Nothing found' },
+    'cmp.search.ask': { zh: '智能问答', en: 'Ask' },
+    'cmp.search.answer': { zh: '智能问答（依据检索结果）', en: 'Answer (from the hits)' },
+  },
+});
 // the trees of grant dialogs (roles: menus, data scopes, API scopes, top menus; top menus: menus)
 registerComponent({
   name: 'CheckTree',

@@ -6,6 +6,7 @@
  *
  * - unconfigured (no base URL or model): answers `{configured: false, answer: '', hits: []}` with the message
  *   未配置智能问答服务 — the UI hides the button; the call does not fail;
+ * - `?check=1`: only whether it is configured, `{configured}` (what the search screen asks before showing it);
  * - configured: the caller's own `searchByEs` (same token, so the same tenant, grants and data scope) gives
  *   the top 5 hits; their titles and highlighted passages go to the model as numbered sources with the
  *   question; answers `{configured: true, answer, hits}` (the model's first choice, trimmed);
@@ -47,6 +48,7 @@ export function registerGptRoutes(app: FastifyInstance, d: { db: Db; engine: Res
     await d.engine.authorize(req.user, r, 'read');
     const cfg = await gptConfig(d.db);
     if (!cfg) return ok({ configured: false, answer: '', hits: [] }, M.unconfigured[req.lang], req.lang);
+    if ((req.query as Row).check === '1') return ok({ configured: true }, undefined, req.lang);
     const keyword = (req.query as Row).keyword;
     if (typeof keyword !== 'string' || !keyword.trim() || keyword.length > 500 || keyword.includes('\u0000')) throw new ApiError(400, M.noQuestion);
     const s = await app.inject({

@@ -1,0 +1,68 @@
+// @vitest-environment jsdom
+/**
+ * FullTextSearch through its page schema (schemas/_pages/search.json, the menu path /es/search): a keyword asks
+ * searchByEs, the hits show with only the server's <em> marks kept as HTML, the number found and paging ask
+ * page 2; with searchByGPT configured an 智能问答 button asks it for an answer shown above the hits; unconfigured,
+ * no button. English texts.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import React from 'react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { SchemaPage } from '../runtime/SchemaPage.js';
+import { pageForPath } from '../runtime/menu-pages.js';
+import { ok, renderApp, setLang, type FakeRequest, type FakeServer } from '../runtime/test-utils.js';
+import { baseServer } from '../runtime/fixtures.js';
+import { highlightHtml } from './FullTextSearch.js';
+
+let server: FakeServer;
+const hits = (page: number) =>
+  Array.from({ length: 10 }, (_, i) => ({ id: String(page * 100 + i), title: `低温储粮 第${page}页 ${i + 1}`, highlight: `采用<em>低温</em><em>储粮</em><script>x</script> ${i}` }));
+
+beforeEach(() => {
+  setLang('zh');
+  server = baseServer();
+  server.on('GET', '/api/portal/content/searchByEs', (req: FakeRequest) => ok({ records: hits(Number(req.query.current)), total: 15, words: ['低温', '储粮'] }));
+});
+
+const render = () => renderApp(<SchemaPage page={pageForPath('/es/search')!} />);
+const search = (v: string) => {
+  const box = screen.getByPlaceholderText(/请输入关键词|Keywords/);
+  fireEvent.change(box, { target: { value: v } });
+  fireEvent.keyDown(box, { key: 'Enter', code: 'Enter', keyCode: 13 });
+};
+
+describe('FullTextSearch', () => {
+  it('keeps only the <em> marks of a highlight', () => {
+    expect(highlightHtml('a<em>b</em><img src=x onerror=1>')).toBe('a<em>b</em>&#60;img src=x onerror=1&#62;');
+  });
+
+  it('searches, shows the highlighted hits and pages; no 智能问答 while unconfigured', async () => {
+    server.on('GET', '/api/portal/content/searchByGPT', ok({ configured: false, answer: '', hits: [] }));
+    render();
+    search('低温 储粮');
+    expect(await screen.findByText('低温储粮 第1页 1')).toBeTruthy();
+    expect(server.calls('/api/portal/content/searchByEs')[0].query).toMatchObject({ keyword: '低温 储粮', current: '1', size: '10' });
+    expect(screen.getByText('共找到 15 条')).toBeTruthy();
+    const marks = document.querySelectorAll('.kc-search-highlight em');
+    expect(marks.length).toBe(20);
+    expect(document.querySelector('.kc-search-highlight script')).toBeNull();
+    await waitFor(() => expect(server.calls('/api/portal/content/searchByGPT')).toHaveLength(1));
+    expect(screen.queryByRole('button', { name: /智能问答/ })).toBeNull();
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
+  });
+
+  it('asks searchByGPT once configured and shows the answer; English', async () => {
+    server.on('GET', '/api/portal/content/searchByGPT', (req: FakeRequest) =>
+      ok(req.query.check === '1' ? { configured: true } : { configured: true, answer: `根据资料 [1]：${req.query.keyword}`, hits: [] }),
+    );
+    setLang('en');
+    render();
+    search('低温');
+    expect(await screen.findByText('15 found')).toBeTruthy();
+    fireEvent.click(await screen.findByRole('button', { name: /Ask/ }));
+    expect(await screen.findByText('根据资料 [1]：低温')).toBeTruthy();
+    expect(screen.getByText('Answer (from the hits)')).toBeTruthy();
+    setLang('zh');
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * FullTextSearch: the back office's search screen (issue 14 "Search", "searchByGPT"; a page schema places it,
+ * schemas/_pages/search.json). A keyword box over a `searchByEs` endpoint (`GET endpoint?keyword=&current=&size=`
+ * → `{records: [{id, title, highlight}], total}`, ranked and highlighted by the server), the hits with their
+ * highlighted passages (only `<em>` kept, everything else shown as text), the number found and paging; and,
+ * when `gptEndpoint` is given and the server says it is configured (`?check=1` → `{configured}`), an 智能问答
+ * button asking `gptEndpoint?keyword=` for an answer grounded on the hits — unconfigured, the button is not
+ * shown.
+ *
+ * Props: `endpoint` (required), `gptEndpoint`, `size` (default 10).
+ */
+import React, { useState } from 'react';
+import { Alert, Button, Empty, Input, List, Pagination, Space, Spin, Typography } from 'antd';
+import { RobotOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useEnv, useGet } from './env.js';
+
+export interface FullTextSearchProps {
+  endpoint?: string;
+  gptEndpoint?: string;
+  size?: number;
+}
+
+interface Hit {
+  id: string;
+  title?: string;
+  highlight?: string;
+}
+
+interface Page {
+  records: Hit[];
+  total: number;
+}
+
+interface Answer {
+  configured: boolean;
+  answer?: string;
+  hits?: Hit[];
+}
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** A server highlight as HTML: everything escaped but the `<em>` marks. */
+export const highlightHtml = (s: string) => escape(s).replace(/&#60;(\/?)em&#62;/g, '<$1em>');
+
+export function FullTextSearch({ endpoint, gptEndpoint, size = 10 }: FullTextSearchProps) {
+  const { t } = useTranslation();
+  const env = useEnv();
+  const [keyword, setKeyword] = useState('');
+  const [current, setCurrent] = useState(1);
+  const [answer, setAnswer] = useState<{ loading: boolean; data?: Answer }>({ loading: false });
+  const { data: page, isLoading } = useGet<Page>(endpoint && keyword ? endpoint : null, { keyword, current, size }, { keepPreviousData: true });
+  const { data: gpt } = useGet<Answer>(gptEndpoint ?? null, { check: '1' }, { silent: true, revalidateIfStale: false });
+
+  const ask = async () => {
+    if (!gptEndpoint || !keyword) return;
+    setAnswer({ loading: true });
+    try {
+      setAnswer({ loading: false, data: await env.request<Answer>('GET', gptEndpoint, { params: { keyword } }) });
+    } catch {
+      setAnswer({ loading: false });
+    }
+  };
+
+  return (
+    <div className="kc-full-text-search" data-testid="kc-full-text-search">
+      <Space.Compact style={{ width: '100%', maxWidth: 720 }}>
+        <Input.Search
+          allowClear
+          enterButton
+          maxLength={200}
+          placeholder={t('cmp.search.placeholder')}
+          onSearch={(v) => {
+            setKeyword(v.trim());
+            setCurrent(1);
+            setAnswer({ loading: false });
+          }}
+        />
+        {gpt?.configured && (
+          <Button icon={<RobotOutlined />} disabled={!keyword} loading={answer.loading} onClick={() => void ask()}>
+            {t('cmp.search.ask')}
+          </Button>
+        )}
+      </Space.Compact>
+      {answer.data?.answer && (
+        <Alert style={{ marginTop: 16 }} type="info" showIcon message={t('cmp.search.answer')} description={<Typography.Paragraph style={{ whiteSpace: 'pre-wrap', marginBottom: 0 }}>{answer.data.answer}</Typography.Paragraph>} />
+      )}
+      {keyword && (
+        <div style={{ marginTop: 16 }}>
+          {isLoading && !page ? (
+            <Spin />
+          ) : page && page.records.length ? (
+            <>
+              <Typography.Text type="secondary">{t('cmp.search.found', { n: page.total })}</Typography.Text>
+              <List
+                dataSource={page.records}
+                rowKey="id"
+                renderItem={(h) => (
+                  <List.Item>
+                    <List.Item.Meta title={h.title} description={<span className="kc-search-highlight" dangerouslySetInnerHTML={{ __html: highlightHtml(h.highlight ?? '') }} />} />
+                  </List.Item>
+                )}
+              />
+              <Pagination size="small" current={current} pageSize={size} total={page.total} showSizeChanger={false} onChange={setCurrent} />
+            </>
+          ) : (
+            <Empty description={t('cmp.search.none')} />
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
