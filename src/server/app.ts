@@ -70,6 +70,11 @@ export interface Kernel {
   /** The LISTEN/NOTIFY channels over `listener` (core/channels.ts). */
   channels: Channels;
   seed: SeedResult;
+  /**
+   * Runs every module's `seed` again (each is idempotent and fills what a live tenant lacks): a tenant created
+   * at run time gets its dictionaries, algorithms, search indexes … at once, not at the next start.
+   */
+  reseed(): Promise<void>;
   /** Background jobs (core/jobs.ts): pg-boss and the kc_job status rows; modules `define` their kinds. */
   jobs: Jobs;
   close(): Promise<void>;
@@ -125,6 +130,9 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     schemaResync.unref();
     const kernel: Kernel = {
       config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed, jobs,
+      async reseed() {
+        for (const m of MODULES) await m.seed?.(kernel);
+      },
       async close() {
         clearInterval(purge);
         clearInterval(schemaResync);

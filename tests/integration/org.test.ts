@@ -191,6 +191,11 @@ describe('tenants', () => {
     const newAdmin = await login(s, 'admin', { tenantId: tenant.tenantId, password: tenant.adminPassword });
     expect(newAdmin.body.tenant_id).toBe(tenant.tenantId);
     expect(newAdmin.body.role_name).toBe('administrator');
+    // what the modules seed per tenant is there at once, not at the next start: the business dictionaries of the
+    // projects, the duplicate-checking algorithms, the default search indexes
+    expect(await countRows(s, 'blade_dict_biz', `tenant_id = $1 AND code = 'project_status' AND parent_id <> 0`, [tenant.tenantId])).toBe(8);
+    expect(await countRows(s, 'duplicate_algorithm', 'tenant_id = $1', [tenant.tenantId])).toBeGreaterThan(0);
+    expect(await countRows(s, 'es_index', 'tenant_id = $1', [tenant.tenantId])).toBeGreaterThan(0);
     // its administrator sees its own tenant's departments only, and not the tenants
     const tree = await call(s, newAdmin, 'GET', `${DEPT}/tree`);
     expect(tree.body.data.map((n: Json) => n.title)).toEqual([`${TAG}租户`]);

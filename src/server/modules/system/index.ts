@@ -46,7 +46,7 @@ export const module: Module = {
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
     registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
-    registerTenantModule(app, k.engine, k.database, k.embedded !== undefined); // tenants, clients, parameters (tenants.ts)
+    registerTenantModule(app, k.engine, k.database, k.embedded !== undefined, () => k.reseed()); // tenants, clients, parameters (tenants.ts)
     registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
     registerAccountModule(app, k); // my account: info, password, onboarding status (account.ts)
     registerAccountSmsModule(app, k); // SMS codes, register-guest, outbox (account-sms.ts)

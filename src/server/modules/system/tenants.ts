@@ -126,7 +126,7 @@ export async function provisionTenant(trx: Db, tenantId: string, tenantName: str
 const fieldFault = (field: string, key: 'clientIdTaken' | 'paramKeyTaken') => new ValidationError([{ field, message: t(key, 'zh'), messageEn: t(key, 'en') }]);
 
 /** Registers the tenant, client and parameter hooks and the tenant endpoints of the module comment. */
-export function registerTenantModule(app: FastifyInstance, engine: ResourceEngine, database: Database, embedded: boolean): void {
+export function registerTenantModule(app: FastifyInstance, engine: ResourceEngine, database: Database, embedded: boolean, reseed?: () => Promise<void>): void {
   engine.hooks('system/tenant', {
     async beforeSubmit({ isNew, record, trx }) {
       if (isNew) record.tenantId = await newTenantId(trx);
@@ -136,6 +136,10 @@ export function registerTenantModule(app: FastifyInstance, engine: ResourceEngin
       const password = await provisionTenant(trx, String(saved.tenantId), String(saved.tenantName), user);
       saved.adminAccount = TENANT_ADMIN_ACCOUNT;
       saved.adminPassword = password;
+    },
+    // once the new tenant is committed, the modules seed it (business dictionaries, algorithms, search indexes …)
+    async afterCommit({ action }) {
+      if (action === 'add' && reseed) await reseed().catch((e: unknown) => app.log.error({ err: e }, 'seeding the new tenant failed'));
     },
     async beforeRemove({ ids, trx }) {
       const r = await sql`SELECT 1 FROM blade_tenant WHERE id = ANY(${ids}::bigint[]) AND tenant_id = ${PLATFORM_TENANT}`.execute(trx);
