@@ -11,6 +11,8 @@
  *   its content type and the user's file name (Content-Disposition; inline only for pdf, raster images and
  *   plain text, an attachment otherwise; `X-Content-Type-Options: nosniff`).
  *
+ * download, downloadZip, getPolicy and the signed PUT it answers: transfer.ts.
+ *
  * Checks, all on the server: a signed-in user (401); the extension on the whitelist of `kinds.ts`
  * (400 不支持的文件类型: .exe); the first bytes fitting the extension (400 文件内容与扩展名 .pdf 不符); not empty;
  * at most `maxBytes` (default 50 MiB, `UPLOAD_MAX_MB`; 400 文件大小不能超过 50 MB); a refused file leaves nothing
@@ -27,6 +29,8 @@ import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
 import { LocalFileStore } from './storage.js';
 import { registerAttachHooks } from './attach.js';
+import { registerTransferRoutes, uploadKey } from './transfer.js';
+import { loadOrCreateSecrets } from '../../core/secrets.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 
 export const FILE_BASE = '/api/blade-resource/oss/endpoint';
@@ -137,6 +141,11 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
     const uploadSchema = { tags: ['files'], summary: 'Upload one file (multipart field "file")', consumes: ['multipart/form-data'] };
     scope.post(`${FILE_BASE}/put-file`, { schema: uploadSchema }, upload);
     scope.post(`${FILE_BASE}/put-file-attach`, { schema: { ...uploadSchema, summary: 'Upload one file (as put-file)' } }, upload);
+
+    await registerTransferRoutes(scope, {
+      db, store, base: FILE_BASE, domain: FILE_DOMAIN, timeZone: opts.timeZone, maxBytes, key: uploadKey(loadOrCreateSecrets(opts.dataDir).jwtKey),
+      changed: () => opts.engine?.changed('blade_attach'), disposition, cleanFileName,
+    });
 
     scope.get(`${FILE_DOMAIN}/*`, { schema: { tags: ['files'], summary: 'Download a stored file of the caller’s tenant' } }, async (req, reply) => {
       const user = req.user;
