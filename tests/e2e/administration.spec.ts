@@ -35,10 +35,25 @@ async function logout(page: Page): Promise<void> {
   await page.getByRole('menuitem', { name: /退出登录|Log out/ }).click();
   await page.getByRole('button', { name: /确\s*定|OK/ }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // the login page's own captcha has arrived: the next openLogin waits for its own page's captcha, not this one
+  // (whose answer a reload would take away before it is read)
+  await expect(page.locator('img.kc-captcha')).toHaveAttribute('src', /^data:image/);
 }
 
 /** The row of the list whose cells hold `text`. */
 const row = (page: Page, text: string) => page.locator('.kc-list-page .ant-table-row', { hasText: text }).first();
+
+/**
+ * Waits until the success toast `text` has been seen and has gone: a toast over the top bar takes the clicks
+ * meant for the tabs under it, and antd keeps it open while the pointer rests on it (a click waiting for it
+ * to move never ends).
+ */
+async function toast(page: Page, text: string): Promise<void> {
+  const t = page.locator('.ant-message-notice', { hasText: text });
+  await expect(t).toBeVisible();
+  await page.mouse.move(0, 0);
+  await expect(t).toHaveCount(0, { timeout: 15_000 });
+}
 
 test('an administrator creates a department, a user and a role with one menu; the user sees exactly that menu until the grant is removed', async ({ page, password }) => {
   test.setTimeout(480_000);
@@ -52,7 +67,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   await formItem(form, '机构名称').locator('input').fill(DEPT);
   await formItem(form, '机构全称').locator('input').fill(`粮储集团${DEPT}`);
   await button(form, '保存').click();
-  await expect(page.getByText('新增成功')).toBeVisible();
+  await toast(page, '新增成功');
 
   // a user in it: the initial password is shown once
   await openMenu(page, '系统管理', '用户管理');
@@ -81,7 +96,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   await formItem(form, '角色名称').locator('input').fill(ROLE);
   await formItem(form, '角色别名').locator('input').fill(ALIAS);
   await button(form, '保存').click();
-  await expect(page.getByText('新增成功')).toBeVisible();
+  await toast(page, '新增成功');
   await row(page, ROLE).getByRole('button', { name: '权限设置' }).click();
   let grant = dialog(page, '权限设置');
   // the menu tree is virtual (only the rows in view exist): fold it, then open 科技成果
@@ -91,7 +106,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   await patent.locator('.ant-tree-checkbox').click();
   await expect(grant.locator('.ant-tree-treenode', { hasText: /^科技成果$/ }).locator('.ant-tree-checkbox-checked')).toHaveCount(1);
   await button(grant, '确定').click();
-  await expect(page.getByText('授权成功')).toBeVisible();
+  await toast(page, '授权成功');
 
   // the user gets that role
   await openMenu(page, '系统管理', '用户管理');
@@ -99,7 +114,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   grant = dialog(page, '角色配置');
   await grant.locator('.ant-tree-treenode', { hasText: ROLE }).locator('.ant-tree-checkbox').click();
   await button(grant, '确定').click();
-  await expect(page.getByText('角色配置成功')).toBeVisible();
+  await toast(page, '角色配置成功');
   await expect(row(page, ACCOUNT)).toContainText(ROLE);
   await logout(page);
 
@@ -123,7 +138,7 @@ test('an administrator creates a department, a user and a role with one menu; th
   grant = dialog(page, '权限设置');
   await button(grant, '清空').click();
   await button(grant, '确定').click();
-  await expect(page.getByText('授权成功')).toBeVisible();
+  await toast(page, '授权成功');
   await logout(page);
   captcha = await openLogin(page);
   await submitLogin(page, ACCOUNT, NEW_PASSWORD, captcha);
