@@ -38,6 +38,7 @@ const ErrorPage = lazy(() => import('./pages.js').then((m) => ({ default: m.Erro
 const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomePage })));
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
+const ConsolePage = lazy(() => import('./pages.js').then((m) => ({ default: m.ConsolePage })));
 const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({ default: m.FlowProcessPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
@@ -102,6 +103,7 @@ export const router = createBrowserRouter([
     element: <RequireAuth><MainLayout /></RequireAuth>,
     children: [
       { path: '/userCenter/userinfo', element: <UserInfoPage />, errorElement: routeError },
+      { path: '/wel/dashboard', element: <ConsolePage />, errorElement: routeError },
       // a flow resource's start / handle / detail pages (spec 000 §2.3: /work/process/leave/form|handle|detail)
       { path: '/work/process/:process/:mode/*', element: <FlowProcessPage />, errorElement: routeError },
       { path: '*', element: <MenuPage />, errorElement: routeError },

@@ -23,6 +23,7 @@ import { ErrorLogButton } from './ErrorLogButton.js';
 import { MenuSearch } from './MenuSearch.js';
 import { UserMenu } from './UserMenu.js';
 import { ScreenTools } from './ScreenTools.js';
+import { VersionInfo } from './VersionInfo.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
@@ -83,7 +84,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
     });
 
   const userMenu: MenuProps['items'] = [
-    { key: 'dashboard', label: t('user.dashboard'), onClick: () => navigate('/wel/index') },
+    { key: 'dashboard', label: t('user.dashboard'), onClick: () => navigate('/wel/dashboard') },
     { key: 'info', label: t('user.info'), onClick: () => navigate('/userCenter/userinfo') },
     ...(s.roles.length > 1 ? [{ key: 'role', label: t('user.switchRole'), onClick: () => navigate('/home') }] : []),
     { type: 'divider' as const },
@@ -144,6 +145,8 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
                 if (m) openMenu(m);
               }}
             />
+            {/* the version number and its drawer (spec 000 §2.5, §2.8) */}
+            <VersionInfo />
           </AntLayout.Sider>
         )}
         <AntLayout.Content className="kc-content">

@@ -17,6 +17,9 @@ import { shellTexts } from './texts.js';
 export const HOME_PATH = '/wel/index';
 
 /** The tags after closing `value`, and where to go when it was the active one (its right, else left neighbour). */
+/** The console (spec 000 §2.3 /wel/dashboard): a fixed route outside the menu, with a tag of its own. */
+export const CONSOLE_PATH = '/wel/dashboard';
+
 export function closeTag(tags: Tag[], value: string, active: string): { tags: Tag[]; next: string | null } {
   const i = tags.findIndex((t) => t.value === value);
   if (i < 0 || tags.length <= 1 || value === HOME_PATH) return { tags, next: null };
@@ -43,6 +46,7 @@ export function TagBar({ menus }: { menus: MenuItem[] }) {
       const m = chain?.[chain.length - 1];
       if (m) tags = [...tags, { value: path, label: m.name, labelEn: m.nameEn ?? undefined }];
       else if (path.startsWith('/userCenter')) tags = [...tags, { value: path, label: shellTexts['user.info'].zh, labelEn: shellTexts['user.info'].en }];
+      else if (path === CONSOLE_PATH) tags = [...tags, { value: path, label: shellTexts['user.dashboard'].zh, labelEn: shellTexts['user.dashboard'].en }];
     }
     if (tags !== s.tags) updateSession({ tags });
   }, [path, menus, s.tags]);

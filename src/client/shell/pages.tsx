@@ -15,6 +15,7 @@ import { useResourceSchema } from '../runtime/schema.js';
 import { SchemaPage, type PageSchema } from '../runtime/SchemaPage.js';
 import { pageForPath } from '../runtime/menu-pages.js';
 import dashboardJson from '../../../schemas/_pages/dashboard.json';
+import consoleJson from '../../../schemas/_pages/console.json';
 import { currentRole, roleLabel, useSession } from '../runtime/session.js';
 import { findByPath, menuLabel, useMenus, useOpenMenu, usePermissions, visibleFor, type MenuItem } from './menu.js';
 
@@ -43,6 +44,16 @@ export function IframePage() {
 }
 
 const dashboardPage = dashboardJson as unknown as PageSchema;
+const consolePage = consoleJson as unknown as PageSchema;
+
+/** The console (/wel/dashboard, spec 000 §2.3): the user's own figures, a page schema (schemas/_pages/console.json). */
+export function ConsolePage() {
+  return (
+    <div className="kc-console">
+      <SchemaPage page={consolePage} />
+    </div>
+  );
+}
 
 /**
  * The functions a home card counts: the enabled leaf menus under `m` that the role may see — a disabled item
