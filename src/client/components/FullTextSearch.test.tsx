@@ -52,6 +52,20 @@ describe('FullTextSearch', () => {
     expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
   });
 
+  it('searches the chosen resource: achievements and projects have their own searchByEs and no 智能问答', async () => {
+    server.on('GET', '/api/portal/content/searchByGPT', ok({ configured: true }));
+    server.on('GET', '/api/basic/patent/searchByEs', ok({ records: [{ id: '7', title: '一种横向通风储粮装置', highlight: '<em>横向</em><em>通风</em>' }], total: 1 }));
+    render();
+    expect(await screen.findByRole('button', { name: /智能问答/ })).toBeTruthy();
+    fireEvent.click(screen.getByText('专利'));
+    search('横向通风');
+    expect(await screen.findByText('一种横向通风储粮装置')).toBeTruthy();
+    expect(server.calls('/api/basic/patent/searchByEs')[0].query.keyword).toBe('横向通风');
+    expect(server.calls('/api/portal/content/searchByEs')).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: /智能问答/ })).toBeNull();
+    for (const label of ['门户内容', '论文', '软件著作权', '著作', '奖励', '标准', '项目申报']) expect(screen.getByText(label)).toBeTruthy();
+  });
+
   it('asks searchByGPT once configured and shows the answer; English', async () => {
     server.on('GET', '/api/portal/content/searchByGPT', (req: FakeRequest) =>
       ok(req.query.check === '1' ? { configured: true } : { configured: true, answer: `根据资料 [1]：${req.query.keyword}`, hits: [] }),

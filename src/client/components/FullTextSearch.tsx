@@ -7,18 +7,29 @@
  * button asking `gptEndpoint?keyword=` for an answer grounded on the hits — unconfigured, the button is not
  * shown.
  *
- * Props: `endpoint` (required), `gptEndpoint`, `size` (default 10).
+ * Props: `endpoint`, `gptEndpoint`, `size` (default 10); or `sources: [{key, label, labelEn, endpoint,
+ * gptEndpoint?}]` — several searchable resources (portal content, each achievement type, project declarations:
+ * every `<api>/searchByEs`), chosen by a switch above the box; each answers with the caller's data scope.
  */
 import React, { useState } from 'react';
-import { Alert, Button, Empty, Input, List, Pagination, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Empty, Input, List, Pagination, Segmented, Space, Spin, Typography } from 'antd';
 import { RobotOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useEnv, useGet } from './env.js';
+
+export interface SearchSource {
+  key: string;
+  label: string;
+  labelEn?: string;
+  endpoint: string;
+  gptEndpoint?: string;
+}
 
 export interface FullTextSearchProps {
   endpoint?: string;
   gptEndpoint?: string;
   size?: number;
+  sources?: SearchSource[];
 }
 
 interface Hit {
@@ -42,9 +53,13 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /** A server highlight as HTML: everything escaped but the `<em>` marks. */
 export const highlightHtml = (s: string) => escape(s).replace(/&#60;(\/?)em&#62;/g, '<$1em>');
 
-export function FullTextSearch({ endpoint, gptEndpoint, size = 10 }: FullTextSearchProps) {
-  const { t } = useTranslation();
+export function FullTextSearch({ endpoint: single, gptEndpoint: singleGpt, size = 10, sources }: FullTextSearchProps) {
+  const { t, i18n } = useTranslation();
   const env = useEnv();
+  const [chosen, setChosen] = useState(sources?.[0]?.key ?? '');
+  const source = sources?.find((x) => x.key === chosen);
+  const endpoint = source ? source.endpoint : single;
+  const gptEndpoint = source ? source.gptEndpoint : singleGpt;
   const [keyword, setKeyword] = useState('');
   const [current, setCurrent] = useState(1);
   const [answer, setAnswer] = useState<{ loading: boolean; data?: Answer }>({ loading: false });
@@ -63,6 +78,19 @@ export function FullTextSearch({ endpoint, gptEndpoint, size = 10 }: FullTextSea
 
   return (
     <div className="kc-full-text-search" data-testid="kc-full-text-search">
+      {sources && sources.length > 1 && (
+        <div style={{ marginBottom: 12 }}>
+          <Segmented
+            value={chosen}
+            onChange={(v) => {
+              setChosen(String(v));
+              setCurrent(1);
+              setAnswer({ loading: false });
+            }}
+            options={sources.map((x) => ({ value: x.key, label: i18n.language === 'en' ? (x.labelEn ?? x.label) : x.label }))}
+          />
+        </div>
+      )}
       <Space.Compact style={{ width: '100%', maxWidth: 720 }}>
         <Input.Search
           allowClear
