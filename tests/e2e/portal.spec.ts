@@ -1,7 +1,8 @@
 /**
  * The content portal (issue 14): research management writes an article in the content editor (channel, title,
- * rich text), submits it for publishing, approves and releases it from the list; searchByEs finds it; the
- * public site opens it without logging in (a fresh browser context, no session), and its search box finds it.
+ * rich text), submits it for publishing, approves and releases it from the list; searchByEs finds it, and so does
+ * the 全文检索 screen; the public site opens it without logging in (a fresh browser context, no session), takes a
+ * visitor's comment (waiting for moderation), and its search box finds it.
  * The channel and the site are set up by an administrator through the API (password grant).
  */
 import { button, chooseTreeNode, dialog, expect, formItem, login, sessionHeaders, test } from './fixtures.js';
@@ -50,6 +51,15 @@ test('write, examine, release an article, find it by search, open it publicly wi
   const found = await page.request.get(`/api/portal/content/searchByEs?keyword=${encodeURIComponent(`低温储粮 ${tag}`)}`, { headers: kygl });
   const hits = (await found.json()).data.records as Array<{ id: string; title: string }>;
   expect(hits.map((h) => h.title)).toEqual([`${tag} 低温储粮技术在浅圆仓的应用`]);
+  // the back office's search screen (全文检索) finds it too, the query's words highlighted
+  await page.goto('/es/search');
+  const box = page.getByPlaceholder('请输入关键词，多个词以空格分隔');
+  await expect(box).toBeVisible({ timeout: 30_000 });
+  await box.fill(`低温储粮 ${tag}`);
+  await box.press('Enter');
+  const hit = page.locator('.ant-list-item', { hasText: `${tag} 低温储粮技术在浅圆仓的应用` });
+  await expect(hit).toBeVisible({ timeout: 30_000 });
+  await expect(hit.locator('.kc-search-highlight em').first()).toBeVisible();
 
   const anonymous = await browser.newContext({ baseURL });
   const pub = await anonymous.newPage();
@@ -58,6 +68,12 @@ test('write, examine, release an article, find it by search, open it publicly wi
   await pub.getByRole('link', { name: `${tag} 低温储粮技术在浅圆仓的应用` }).click();
   await expect(pub.getByRole('heading', { name: `${tag} 低温储粮技术在浅圆仓的应用` })).toBeVisible();
   await expect(pub.getByText('采用谷冷机降温')).toBeVisible();
+  // a visitor's comment waits for moderation
+  await pub.locator('input[name=nickname]').fill('粮友');
+  await pub.locator('textarea[name=comment]').fill(`${tag} 很实用`);
+  await pub.getByRole('button', { name: '提交' }).click();
+  await expect(pub.getByText('评论已提交，审核通过后显示')).toBeVisible();
+  await expect(pub.getByText(`${tag} 很实用`)).toHaveCount(0);
   await pub.locator('input[name=q]').fill(`浅圆仓 ${tag}`);
   await pub.getByRole('button', { name: '搜索' }).click();
   await expect(pub.locator('ul.list a', { hasText: `${tag} 低温储粮技术在浅圆仓的应用` })).toBeVisible();
