@@ -100,7 +100,9 @@ describe('documents from the built template', () => {
     const generic = await call(s, null, 'GET', `/api/documents/preview?token=${encodeURIComponent(token)}`);
     expect(generic.status).toBe(200);
     expect(textOf(generic.res.rawPayload)).toContain('可行性研究报告');
-    expect((await call(s, null, 'GET', `/api/project/report/preview?token=${encodeURIComponent(token)}`)).status).toBe(404); // no documents there
+    // another resource's preview does not open this resource's document
+    expect((await call(s, null, 'GET', `/api/project/report/preview?token=${encodeURIComponent(token)}`)).status).toBe(401);
+    expect((await call(s, null, 'GET', `/api/project/plan/preview?token=${encodeURIComponent(token)}`)).status).toBe(404); // no documents there
     const forged = await call(s, null, 'GET', `${API}/preview?token=${encodeURIComponent(token.slice(0, -3) + 'abc')}`);
     expect(forged.status).toBe(401);
     expect(forged.body.msg).toBe('预览链接无效或已过期');

@@ -8,6 +8,8 @@
  * | GET generateReportFileList?id=               | `[{kind, title, template: {id, name, version} | null, preview}]` |
  * | GET generate?id=&kind=                       | the .docx (attachment `<label>-<title>.docx`)                   |
  * | POST download {id, kind} (or the query)      | the same .docx                                                  |
+ * | GET/POST export-word?id=&kind= (or the body) | the same .docx; `kind` may be left out: the schema's first kind |
+ * |                                              | (spec 001 §7 project/report export-word)                        |
  * | GET generateReportFile?id=&kind=             | `{token, link, expiresIn}`: a signed link (30 minutes) to the   |
  * |                                              | kind's public preview page, e.g. `/previewTaskBook?token=…`     |
  * | GET preview?token= (public, no login)        | the .docx the token names, inline, as the record is now          |
@@ -150,6 +152,13 @@ function mount(app: FastifyInstance, d: Deps, r: Resource): void {
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {};
     return send(reply, await generate(d, r, req.user!, body.id ?? q(req).id, body.kind ?? q(req).kind, req.lang));
   });
+  const exportWord = async (req: FastifyRequest, reply: FastifyReply) => {
+    const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {};
+    const kind = body.kind ?? q(req).kind ?? r.schema.documents!.items[0].kind;
+    return send(reply, await generate(d, r, req.user!, body.id ?? q(req).id, kind, req.lang));
+  };
+  app.get(`${api}/export-word`, { schema: { tags, summary: `${r.schema.titleEn}: a record as a Word document (.docx)` } }, exportWord);
+  app.post(`${api}/export-word`, { schema: { tags, summary: `${r.schema.titleEn}: a record as a Word document (.docx)` } }, exportWord);
   app.get(`${api}/generateReportFile`, { schema: { tags, summary: `${r.schema.titleEn}: a signed link to a document's preview page` } }, async (req) => {
     const user = req.user!;
     const { id, kind } = q(req);

@@ -65,6 +65,6 @@ export const PROJECT_DICTIONARIES: ProjectDict[] = [
   },
   {
     code: 'project_document_kind', dictValue: '项目文书', dictValueEn: 'Project document', remark: '由 Word 模板生成的项目文书',
-    items: [['feasibility', '可行性研究报告', 'Feasibility report'], ['taskBook', '任务书', 'Task book'], ['acceptance', '验收报告', 'Acceptance report']],
+    items: [['feasibility', '可行性研究报告', 'Feasibility report'], ['taskBook', '任务书', 'Task book'], ['acceptance', '验收报告', 'Acceptance report'], ['report', '项目报告', 'Project report']],
   },
 ];

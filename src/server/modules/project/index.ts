@@ -11,7 +11,7 @@
  *   dashboard.ts: the project figures of the home page (myProjectNumber, companyProjectNumber,
  *   companyProjectMoney, expertProject); templates.ts: the Word templates of the project documents (enable,
  *   checkVersion, tree; the documents themselves come from src/server/modules/documents); team.ts: team/list
- *   and annex/clearFile;
+ *   and annex/clearFile; reports.ts: the reports' myReport and reportexamine/list;
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -32,6 +32,7 @@ import { registerTemplates } from './templates.js';
 import { registerTeamAndAnnex } from './team.js';
 import { migrations } from './migrations.js';
 import { registerDemoProjects } from './demo.js';
+import { registerReportLists } from './reports.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
   for (const [i, d] of PROJECT_DICTIONARIES.entries()) {
@@ -89,6 +90,7 @@ export const module: Module = {
     registerProjectDashboard(app, { db, engine: k.engine, org: k.org });
     registerTemplates(app, db, k.engine);
     registerTeamAndAnnex(app, k.engine);
+    registerReportLists(app, k.engine, k.org);
     registerDemoProjects(app, k); // once ready: the demo tenant's projects, through the API (demo.ts)
   },
   async seed(k) {

@@ -1,0 +1,104 @@
+/**
+ * The remaining project calls of spec 001 §7 "Other project modules" (issue 12):
+ *
+ * - /project/report myReport: the reports on the caller's projects and those they wrote — the declaring unit
+ *   sees the demo project's reports, research management of another company's scope does not see a report it
+ *   did not write on a project it did not declare; another tenant nothing; the expert 403;
+ * - /project/reportexamine/list: reports under review for research management whose company the review task
+ *   names (the subsidiary's and the group's), not once approved; 403 for a declaring unit; another tenant
+ *   nothing;
+ * - /project/report export-word: the report as a .docx filled with its fields (the schema's `documents`);
+ *   a bad id 400, another tenant 404, the expert 403;
+ * - /project/itemchangeexamine (a schema only): research management records an examination; a declaring unit
+ *   reads but may not write (403, nothing stored); a missing opinion is refused with its message, nothing
+ *   stored; another tenant nothing.
+ */
+import PizZip from 'pizzip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { DEMO } from '../../src/server/modules/project/demo.js';
+
+let s: TestServer;
+let sbdw: Session, kyglHb: Session, kygl: Session, zj: Session, duo: Session, other: Session;
+let approved: string; // the demo's approved project (its 开题 report approved, its 中期 report under review)
+const tag = `PC${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  s = await testServer();
+  [sbdw, kyglHb, kygl, zj, duo] = await Promise.all(['sbdw', 'kygl_hb', 'kygl', 'zj', 'duo'].map((a) => login(s, a)));
+  other = await login(s, 'admin', { tenantId: '100001' });
+  approved = (await s.kernel.database.pool.query(`SELECT id::text AS id FROM project_baseinfo WHERE tenant_id = '000000' AND code = ANY($1) AND project_status = 6`, [DEMO.map((d) => d.code)])).rows[0].id;
+});
+afterAll(async () => {
+  await s?.close();
+});
+
+const records = async (who: Session, url: string) => ((await call(s, who, 'GET', `${url}${url.includes('?') ? '&' : '?'}size=200`)).body.data?.records as Json[] | undefined) ?? [];
+const reportsOf = async (projectId: string) => (await s.kernel.database.pool.query(`SELECT id::text AS id, report_kind::text AS kind FROM project_report WHERE project_id = $1 AND is_deleted = 0 ORDER BY report_kind`, [projectId])).rows as Array<{ id: string; kind: string }>;
+
+describe('report lists', () => {
+  it('myReport: the reports on the caller’s projects', async () => {
+    const [opening, midterm] = await reportsOf(approved);
+    const mine = (await records(sbdw, '/api/project/report/myReport')).map((r) => String(r.id));
+    expect(mine).toEqual(expect.arrayContaining([opening.id, midterm.id]));
+    // a project of duo's (华东), and a report he writes on it: his, not sbdw's
+    const p = await call(s, duo, 'POST', '/api/project/baseinfo/submit', { name: `${tag} 华东项目`, code: `${tag}-E`, type: '3', deptId: duo.deptId, leader: '赵多', startDate: '2026-01-01', endDate: '2026-12-31' });
+    expect(p.status, p.body.msg).toBe(200);
+    const rep = await call(s, duo, 'POST', '/api/project/report/submit', { title: `${tag} 开题报告`, projectId: String(p.body.data.id), reportKind: '1', reportDate: '2026-11-20', workDone: '开题。' });
+    expect(rep.status, rep.body.msg).toBe(200);
+    expect((await records(duo, '/api/project/report/myReport')).map((r) => String(r.id))).toEqual([String(rep.body.data.id)]);
+    expect((await records(sbdw, '/api/project/report/myReport')).map((r) => String(r.id))).not.toContain(String(rep.body.data.id));
+    expect(await records(other, '/api/project/report/myReport')).toEqual([]);
+    expect((await call(s, zj, 'GET', '/api/project/report/myReport')).status).toBe(403);
+  });
+
+  it('reportexamine/list: reports under review for the research management the review names', async () => {
+    const [opening, midterm] = await reportsOf(approved);
+    const hb = (await records(kyglHb, '/api/project/reportexamine/list')).map((r) => String(r.id));
+    expect(hb).toContain(midterm.id);
+    expect(hb).not.toContain(opening.id); // approved: no longer under review
+    expect((await records(kygl, '/api/project/reportexamine/list')).map((r) => String(r.id))).toContain(midterm.id);
+    expect((await call(s, sbdw, 'GET', '/api/project/reportexamine/list')).status).toBe(403);
+    expect(await records(other, '/api/project/reportexamine/list')).toEqual([]);
+  });
+
+  it('export-word: the report as a .docx filled with its fields', async () => {
+    const [, midterm] = await reportsOf(approved);
+    const res = await call(s, sbdw, 'GET', `/api/project/report/export-word?id=${midterm.id}`);
+    expect(res.status).toBe(200);
+    expect(res.res.headers['content-type']).toContain('wordprocessingml');
+    const xml = new PizZip(res.res.rawPayload).file('word/document.xml')!.asText();
+    expect(xml).toContain('中期报告');
+    expect(xml).toContain('完成监测系统在两个库点的部署');
+    const bad = await call(s, sbdw, 'GET', '/api/project/report/export-word?id=abc');
+    expect(bad.status).toBe(400);
+    expect((await call(s, sbdw, 'POST', '/api/project/report/export-word', { id: midterm.id, kind: 'nothing' })).body.msg).toBe('文书类型不存在');
+    expect((await call(s, other, 'GET', `/api/project/report/export-word?id=${midterm.id}`)).status).toBe(404);
+    expect((await call(s, zj, 'GET', `/api/project/report/export-word?id=${midterm.id}`)).status).toBe(403);
+  });
+});
+
+describe('item change examinations', () => {
+  it('research management records an examination; others read or get nothing', async () => {
+    const api = '/api/project/itemchangeexamine';
+    const change = await call(s, sbdw, 'POST', '/api/project/itemchange/submit', { title: `${tag} 延期`, projectId: approved, changeType: '2', newEndDate: '2028-06-30', changeReason: '设备到货延迟。', afterContent: '结束日期延至2028年6月。' });
+    expect(change.status, change.body.msg).toBe(200);
+    const rec = { itemChangeId: String(change.body.data.id), itemChangeName: `${tag} 延期`, examineResult: 1, examineDate: '2026-11-25', opinion: '同意延期。' };
+    const missing = await call(s, kygl, 'POST', `${api}/submit`, { ...rec, opinion: '' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.msg).toContain('请输入审核意见');
+    expect((await call(s, sbdw, 'POST', `${api}/submit`, rec)).status).toBe(403);
+    expect(await countRows(s, 'project_itemchangeexamine', 'item_change_id = $1', [rec.itemChangeId])).toBe(0);
+    const saved = await call(s, kygl, 'POST', `${api}/submit`, rec);
+    expect(saved.status, saved.body.msg).toBe(200);
+    const id = String(saved.body.data.id);
+    expect((await records(sbdw, `${api}/list`)).map((r) => String(r.id))).toContain(id);
+    expect((await call(s, sbdw, 'GET', `${api}/detail?id=${id}`)).body.data).toMatchObject({ examineResult: 1, opinion: '同意延期。' });
+    expect(await records(other, `${api}/list`)).toEqual([]);
+    expect([403, 404]).toContain((await call(s, other, 'GET', `${api}/detail?id=${id}`)).status);
+    expect((await call(s, zj, 'GET', `${api}/list`)).status).toBe(403);
+    expect((await call(s, sbdw, 'POST', `${api}/remove?ids=${id}`)).status).toBe(403);
+    expect((await call(s, kygl, 'POST', `${api}/remove?ids=${id}`)).status).toBe(200);
+    expect(await countRows(s, 'project_itemchangeexamine', 'id = $1 AND is_deleted = 0', [id])).toBe(0);
+  });
+});
