@@ -9,6 +9,10 @@
  *   nothing;
  * - /project/report export-word: the report as a .docx filled with its fields (the schema's `documents`);
  *   a bad id 400, another tenant 404, the expert 403;
+ * - /project/intent done-list-of-jituan / done-list-of-yuan: an intent of 华北 reviewed by its research
+ *   management is in that company's list and in the group's, not in the group company's own; 403 for others;
+ * - /project/baseinfo todoBfList: every open step each role may act on (the demo's projects), nothing of
+ *   another tenant, 403 for the expert (no read grant of the declarations; theirs is expert-todo);
  * - /project/itemchangeexamine (a schema only): research management records an examination; a declaring unit
  *   reads but may not write (403, nothing stored); a missing opinion is refused with its message, nothing
  *   stored; another tenant nothing.
@@ -19,13 +23,13 @@ import { call, countRows, login, testServer, type Json, type Session, type TestS
 import { DEMO } from '../../src/server/modules/project/demo.js';
 
 let s: TestServer;
-let sbdw: Session, kyglHb: Session, kygl: Session, zj: Session, duo: Session, other: Session;
+let sbdw: Session, kyglHb: Session, kygl: Session, zj: Session, duo: Session, kyry: Session, other: Session;
 let approved: string; // the demo's approved project (its 开题 report approved, its 中期 report under review)
 const tag = `PC${Date.now().toString(36)}`;
 
 beforeAll(async () => {
   s = await testServer();
-  [sbdw, kyglHb, kygl, zj, duo] = await Promise.all(['sbdw', 'kygl_hb', 'kygl', 'zj', 'duo'].map((a) => login(s, a)));
+  [sbdw, kyglHb, kygl, zj, duo, kyry] = await Promise.all(['sbdw', 'kygl_hb', 'kygl', 'zj', 'duo', 'kyry'].map((a) => login(s, a)));
   other = await login(s, 'admin', { tenantId: '100001' });
   approved = (await s.kernel.database.pool.query(`SELECT id::text AS id FROM project_baseinfo WHERE tenant_id = '000000' AND code = ANY($1) AND project_status = 6`, [DEMO.map((d) => d.code)])).rows[0].id;
 });
@@ -100,5 +104,42 @@ describe('item change examinations', () => {
     expect((await call(s, sbdw, 'POST', `${api}/remove?ids=${id}`)).status).toBe(403);
     expect((await call(s, kygl, 'POST', `${api}/remove?ids=${id}`)).status).toBe(200);
     expect(await countRows(s, 'project_itemchangeexamine', 'id = $1 AND is_deleted = 0', [id])).toBe(0);
+  });
+});
+
+describe('task lists', () => {
+  it('intent done lists: of the company (yuan) and of the group (jituan)', async () => {
+    const api = '/api/project/intent';
+    const saved = await call(s, kyry, 'POST', `${api}/submit`, { name: `${tag} 意向`, leader: '刘研', summary: '粮堆多参数监测。' });
+    expect(saved.status, saved.body.msg).toBe(200);
+    const id = String(saved.body.data.id);
+    expect((await call(s, kyry, 'POST', `${api}/start-process`, { businessId: id })).status).toBe(200);
+    const [t] = (await records(kyglHb, `${api}/claim-list`)).filter((x) => x.businessId === id);
+    expect((await call(s, kyglHb, 'POST', `${api}/complete-task`, { taskId: t.taskId, outcome: 'approve', comment: '同意' })).status).toBe(200);
+    const done = (await records(kyglHb, `${api}/done-list-of-yuan`)).filter((x) => x.businessId === id);
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ taskKey: t.taskKey, outcome: 'approve', operatorName: '周审' });
+    expect(done[0].record).toMatchObject({ id });
+    expect((await records(kygl, `${api}/done-list-of-jituan`)).map((x) => x.businessId)).toContain(id);
+    expect((await records(kygl, `${api}/done-list-of-yuan`)).map((x) => x.businessId)).not.toContain(id);
+    expect((await call(s, kyry, 'GET', `${api}/done-list-of-jituan`)).status).toBe(403);
+    expect((await records(other, `${api}/done-list-of-jituan`)).map((x) => x.businessId)).not.toContain(id);
+  });
+
+  it('todoBfList: every open declaration step each role may act on', async () => {
+    const byState = new Map<number, string>();
+    for (const r of (await s.kernel.database.pool.query(`SELECT id::text AS id, project_status::int AS st FROM project_baseinfo WHERE tenant_id = '000000' AND code = ANY($1)`, [DEMO.map((d) => d.code)])).rows) byState.set(r.st, r.id);
+    const ids = async (who: Session) => (await records(who, '/api/project/baseinfo/todoBfList')).map((x) => x.businessId);
+    const hb = await ids(kyglHb);
+    expect(hb).toContain(byState.get(1));
+    expect(hb).not.toContain(byState.get(2));
+    const group = await ids(kygl);
+    expect(group).toEqual(expect.arrayContaining([byState.get(2), byState.get(4)]));
+    expect(group).not.toContain(byState.get(1));
+    expect(await ids(sbdw)).toContain(byState.get(5));
+    // the expert's steps are in expert-todo: the declaration's own lists need its read grant
+    expect((await call(s, zj, 'GET', '/api/project/baseinfo/todoBfList')).status).toBe(403);
+    expect(await ids(other)).toEqual([]);
+    expect((await call(s, sbdw, 'GET', '/api/project/baseinfo/todoBfList?current=abc')).status).not.toBe(500);
   });
 });

@@ -11,7 +11,8 @@
  *   dashboard.ts: the project figures of the home page (myProjectNumber, companyProjectNumber,
  *   companyProjectMoney, expertProject); templates.ts: the Word templates of the project documents (enable,
  *   checkVersion, tree; the documents themselves come from src/server/modules/documents); team.ts: team/list
- *   and annex/clearFile; reports.ts: the reports' myReport and reportexamine/list;
+ *   and annex/clearFile; reports.ts: the reports' myReport and reportexamine/list; task-lists.ts: the intents'
+ *   done-list-of-jituan / done-list-of-yuan and the declaration's todoBfList;
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -33,6 +34,7 @@ import { registerTeamAndAnnex } from './team.js';
 import { migrations } from './migrations.js';
 import { registerDemoProjects } from './demo.js';
 import { registerReportLists } from './reports.js';
+import { registerTaskLists } from './task-lists.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
   for (const [i, d] of PROJECT_DICTIONARIES.entries()) {
@@ -91,6 +93,7 @@ export const module: Module = {
     registerTemplates(app, db, k.engine);
     registerTeamAndAnnex(app, k.engine);
     registerReportLists(app, k.engine, k.org);
+    registerTaskLists(app, db, k.engine, k.org);
     registerDemoProjects(app, k); // once ready: the demo tenant's projects, through the API (demo.ts)
   },
   async seed(k) {
