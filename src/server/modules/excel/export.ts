@@ -122,6 +122,16 @@ export async function countSelection(engine: ResourceEngine, user: AuthUser, t: 
 }
 
 /**
+ * How many rows `sel` selects, exactly (the list's count stops at the engine's bound, `COUNT_BOUND`, 10,000 by
+ * default: an export job's progress is measured against this instead).
+ */
+export async function exactCount(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, sel: ExportSelection): Promise<number> {
+  const { pageSql, params } = await listSql(engine, user, t, sel);
+  const [row] = await engine.query<{ c: number }>(`SELECT count(*)::int AS c FROM (${pageSql}) s`, [...params, null, 0]);
+  return row.c;
+}
+
+/**
  * Streams the rows of `sel` as an xlsx workbook into `out` (header row, then one row per record);
  * `progress(rows)` is called after each batch. Answers the number of rows written.
  */
@@ -207,7 +217,7 @@ export async function registerExportRoutes(app: FastifyInstance, o: ExportOption
     const t = await loadTemplate(engine, ctx.owner, ctx.params.templateId);
     const name = fileName(t, true);
     const out = fs.createWriteStream(path.join(ctx.folder, 'export.xlsx'));
-    const total = Math.max(1, ctx.params.total);
+    const total = Math.max(1, await exactCount(engine, ctx.owner, t, ctx.params.selection));
     const rows = await writeExport(engine, ctx.owner, t, ctx.params.selection, ctx.params.lang, out, (n) => ctx.report({ read: n, written: n, progress: Math.min(99, (n / total) * 100) }));
     await finished(out);
     await ctx.report({ read: rows, written: rows }, true);
