@@ -160,7 +160,12 @@ describe('the leave request: claim, complete through the gateways, survive a res
     expect(res.body.msg).toBe('您不是任务「领导审批」的候选人，不能签收');
     const done = await call(s, duo, 'POST', `${LEAVE}/complete-task`, { taskId: task.taskId, outcome: 'approve' });
     expect(done.status).toBe(403);
-    for (const ep of ['claim-list', 'todo-list', 'done-list', 'send-list']) expect((await call(s, other, 'GET', `${LEAVE}/${ep}`)).body.data.total).toBe(0);
+    // the other tenant's lists hold only its own (flow-versions.test.ts runs leave requests in tenant 100001)
+    for (const ep of ['claim-list', 'todo-list', 'done-list', 'send-list']) {
+      const ids = ((await call(s, other, 'GET', `${LEAVE}/${ep}?size=200`)).body.data.records as Json[]).map((r) => String(r.processInstanceId));
+      expect(ids, ep).not.toContain(first.processInstanceId);
+      expect(await countRows(s, 'flow_instance', "id = ANY($1::bigint[]) AND tenant_id <> '100001'", [ids]), ep).toBe(0);
+    }
     expect((await call(s, other, 'POST', `${LEAVE}/confirm-task`, { taskId: task.taskId })).status).toBe(404);
     expect((await call(s, other, 'POST', `${LEAVE}/complete-task`, { taskId: task.taskId, outcome: 'approve' })).status).toBe(404);
     expect((await call(s, other, 'GET', `${FLOW}/process/history-flow-list?processInstanceId=${first.processInstanceId}`)).body.data).toEqual([]);
