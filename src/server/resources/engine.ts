@@ -40,7 +40,7 @@ import { CountCache } from './count-cache.js';
 import { assertValid } from './validate.js';
 import { isId } from '../../shared/contract/ids.js';
 import { coerceScalars } from '../../shared/schema/coerce.js';
-import { removeRecords, submitRecord } from './write.js';
+import { removeRecords, submitRecord, submitRecords } from './write.js';
 import { ResourceRoutes } from './routes.js';
 
 export type { Operation } from './access.js';
@@ -167,9 +167,14 @@ export class ResourceEngine {
     return submitRecord(this, r, user, body, lang);
   }
 
-  /** Logical delete of the comma list `ids` (write.ts). */
-  remove(r: Resource, user: AuthUser, ids: unknown, lang: Lang): Promise<number> {
-    return removeRecords(this, r, user, ids, lang);
+  /** Several submits in one transaction, all or none (write.ts `submitRecords`). */
+  submitMany(r: Resource, user: AuthUser, bodies: unknown[], lang: Lang): Promise<Row[]> {
+    return submitRecords(this, r, user, bodies, lang);
+  }
+
+  /** Logical delete of the comma list `ids` (write.ts); `set` (field → value) is written with the delete. */
+  remove(r: Resource, user: AuthUser, ids: unknown, lang: Lang, set?: Row): Promise<number> {
+    return removeRecords(this, r, user, ids, lang, set);
   }
 
   /** Mounts the generic endpoints of every resource (routes.ts). */

@@ -161,60 +161,80 @@ async function refFaults(engine: ResourceEngine, r: Resource, user: AuthUser, va
 
 /** Insert (no key in the body) or update (a key): answers the saved record. See the module comment. */
 export async function submitRecord(engine: ResourceEngine, r: Resource, user: AuthUser, body: unknown, lang: Lang): Promise<Row> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'bodyNotObject');
+  return (await submitRecords(engine, r, user, [body], lang))[0];
+}
+
+/**
+ * Several submits (each as `submitRecord`) in one transaction: all saved, or — at the first refusal, whose
+ * error is thrown as it is — none (a batch of picks, `batchSave`). The afterCommit hooks run once it committed.
+ */
+export async function submitRecords(engine: ResourceEngine, r: Resource, user: AuthUser, bodies: unknown[], lang: Lang): Promise<Row[]> {
   r = engine.current(r);
+  const hooks = engine.hooksOf(r.schema.name);
+  const done: CommitHookContext[] = [];
+  const cur = r;
+  return engine.db
+    .transaction()
+    .execute(async (trx) => {
+      const out: Row[] = [];
+      for (const body of bodies) {
+        const one = await submitIn(engine, cur, user, body, lang, trx);
+        out.push(one.saved);
+        done.push(one.done);
+      }
+      return out;
+    })
+    .finally(() => engine.changed(cur.schema.table))
+    .then(async (saved) => {
+      for (const d of done) for (const h of hooks) await h.afterCommit?.(d);
+      return saved;
+    });
+}
+
+/** One submit inside `trx`: the checks, hooks and write of the module comment; the saved record and its commit context. */
+async function submitIn(engine: ResourceEngine, r: Resource, user: AuthUser, body: unknown, lang: Lang, trx: Db): Promise<{ saved: Row; done: CommitHookContext }> {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'bodyNotObject');
   const input: Row = { ...(body as Row) };
   for (const f of SYSTEM_FIELDS) delete input[f];
   const hooks = engine.hooksOf(r.schema.name);
   const rules = r.schema.rules ?? [];
-  let done: CommitHookContext | undefined;
-  return engine.db
-    .transaction()
-    .execute(async (trx) => {
-      const keyValue = input[r.key];
-      let existing: Row | null = null;
-      if (present(keyValue)) {
-        if (typeof keyValue !== 'string' && typeof keyValue !== 'number') throw new ApiError(400, 'badParam', { param: r.key });
-        const k = String(keyValue);
-        if (r.key === 'id' && !isId(k)) throw new ApiError(400, 'badParam', { param: 'id' });
-        // an id names an edit: a caller who may not edit gets 403 before learning whether the id exists
-        if (r.key === 'id') await engine.authorize(user, r, 'edit');
-        existing = await engine.findOne(r, user, k, trx, true);
-        if (!existing && r.key === 'id') throw new ApiError(404, 'notFound');
-      }
-      const isNew = !existing;
-      await engine.authorize(user, r, isNew ? 'add' : 'edit');
-      if (existing) await refuseLocked(r, existing, 'edit', trx);
-      let values: Row;
-      if (existing) {
-        values = {};
-        for (const f of r.fields) values[f.name] = existing[f.name];
-        Object.assign(values, input);
-        if (r.key === 'id') values.id = existing.id;
-      } else {
-        values = { ...input };
-        if (r.key === 'id') delete values.id;
-        for (const f of r.fields) if (values[f.name] === undefined && f.node.default !== undefined) values[f.name] = structuredClone(f.node.default);
-      }
-      keepServerOnly(r, values, existing);
-      applyClearRules(rules, values);
-      engine.validate(r, values);
-      const faults = [...ruleFaults(rules, values), ...(await refFaults(engine, r, user, values, trx))];
-      if (faults.length) throw new ValidationError(faults);
-      const ctx: SubmitHookContext = { user, resource: r, trx, lang, isNew, record: values, existing: existing ?? undefined };
-      for (const h of hooks) await h.beforeSubmit?.(ctx);
-      const row = isNew ? await insertRow(engine, r, user, ctx.record, trx) : await updateRow(engine, r, user, ctx.record, existing!, trx);
-      const saved = engine.toRecord(r, row);
-      if (r.schema.audit) await auditWrite(r, user, isNew ? 'add' : 'edit', [String(row[r.keyColumn])], auditChanges(r, existing, saved), trx);
-      for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved });
-      done = { user, resource: r, lang, action: isNew ? 'add' : 'edit', ids: [String(row[r.keyColumn])], saved };
-      return saved;
-    })
-    .finally(() => engine.changed(r.schema.table))
-    .then(async (saved) => {
-      for (const h of hooks) if (done) await h.afterCommit?.(done);
-      return saved;
-    });
+  const keyValue = input[r.key];
+  let existing: Row | null = null;
+  if (present(keyValue)) {
+    if (typeof keyValue !== 'string' && typeof keyValue !== 'number') throw new ApiError(400, 'badParam', { param: r.key });
+    const k = String(keyValue);
+    if (r.key === 'id' && !isId(k)) throw new ApiError(400, 'badParam', { param: 'id' });
+    // an id names an edit: a caller who may not edit gets 403 before learning whether the id exists
+    if (r.key === 'id') await engine.authorize(user, r, 'edit');
+    existing = await engine.findOne(r, user, k, trx, true);
+    if (!existing && r.key === 'id') throw new ApiError(404, 'notFound');
+  }
+  const isNew = !existing;
+  await engine.authorize(user, r, isNew ? 'add' : 'edit');
+  if (existing) await refuseLocked(r, existing, 'edit', trx);
+  let values: Row;
+  if (existing) {
+    values = {};
+    for (const f of r.fields) values[f.name] = existing[f.name];
+    Object.assign(values, input);
+    if (r.key === 'id') values.id = existing.id;
+  } else {
+    values = { ...input };
+    if (r.key === 'id') delete values.id;
+    for (const f of r.fields) if (values[f.name] === undefined && f.node.default !== undefined) values[f.name] = structuredClone(f.node.default);
+  }
+  keepServerOnly(r, values, existing);
+  applyClearRules(rules, values);
+  engine.validate(r, values);
+  const faults = [...ruleFaults(rules, values), ...(await refFaults(engine, r, user, values, trx))];
+  if (faults.length) throw new ValidationError(faults);
+  const ctx: SubmitHookContext = { user, resource: r, trx, lang, isNew, record: values, existing: existing ?? undefined };
+  for (const h of hooks) await h.beforeSubmit?.(ctx);
+  const row = isNew ? await insertRow(engine, r, user, ctx.record, trx) : await updateRow(engine, r, user, ctx.record, existing!, trx);
+  const saved = engine.toRecord(r, row);
+  if (r.schema.audit) await auditWrite(r, user, isNew ? 'add' : 'edit', [String(row[r.keyColumn])], auditChanges(r, existing, saved), trx);
+  for (const h of hooks) await h.afterSubmit?.({ ...ctx, saved });
+  return { saved, done: { user, resource: r, lang, action: isNew ? 'add' : 'edit', ids: [String(row[r.keyColumn])], saved } };
 }
 
 /** A bind parameter for `v` in column `c` (JSON columns get their text and a cast). */
@@ -280,8 +300,8 @@ async function updateRow(engine: ResourceEngine, r: Resource, user: AuthUser, da
   return row;
 }
 
-/** Logical delete of `ids` (a comma list): all visible to the caller, or 404 and nothing changes. */
-export async function removeRecords(engine: ResourceEngine, r: Resource, user: AuthUser, idsParam: unknown, lang: Lang): Promise<number> {
+/** Logical delete of `ids` (a comma list): all visible to the caller, or 404 and nothing changes; `set` (field → value) is written with it. */
+export async function removeRecords(engine: ResourceEngine, r: Resource, user: AuthUser, idsParam: unknown, lang: Lang, set: Row = {}): Promise<number> {
   if (typeof idsParam !== 'string' || idsParam.trim() === '') throw new ApiError(400, 'idsRequired');
   r = engine.current(r);
   const ids = [...new Set(idsParam.split(',').map((s) => s.trim()).filter(Boolean))];
@@ -311,8 +331,16 @@ export async function removeRecords(engine: ResourceEngine, r: Resource, user: A
         if ((await engine.query(`${gsql} LIMIT 1`, gp, trx)).length) throw new ApiError(400, { zh: g.message, en: g.messageEn });
       }
       const params = [...cond.params, user.userId];
+      const by = params.length;
+      // fields written with the delete (a reason: project/expert delete's deleteReason), by field name
+      const extra = Object.entries(set).map(([f, v]) => {
+        const c = r.byField.get(f);
+        if (!c) throw new Error(`removeRecords: no field ${f} in ${r.schema.name}`);
+        params.push(v);
+        return `, ${quote(c.column)} = $${params.length}`;
+      }).join('');
       const done = await engine.query(
-        `UPDATE ${quote(r.schema.table)} SET is_deleted = 1, update_user = $${params.length}::bigint, update_time = now() WHERE ${cond.sql()} RETURNING ${quote(r.keyColumn)}`,
+        `UPDATE ${quote(r.schema.table)} SET is_deleted = 1, update_user = $${by}::bigint, update_time = now()${extra} WHERE ${cond.sql()} RETURNING ${quote(r.keyColumn)}`,
         params,
         trx,
       );

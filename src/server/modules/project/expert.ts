@@ -6,6 +6,12 @@
  *   is_expert, 400 所选用户不是评审专家); an expert of the project's own company must abstain (回避: 400
  *   评审专家与项目申报单位属于同一单位，须回避); an expert is picked once per project (400 该专家已是本项目的评审专家);
  *   expertName and expertUnit are filled from the user. A submitted review is not changed nor removed (400).
+ * - POST /api/project/expert/delete `id, deleteReason` (query or body; issue 17, spec 002 §7): the remove grant, a
+ *   reason (400 请输入删除原因, ≤ 500: 删除原因不能超过500个字符), then the generic logical delete with the reason
+ *   kept in delete_reason (a submitted review is not deleted: 400 评审意见已提交，不能修改; another tenant's 404).
+ * - POST /api/project/expert/batchSave `[{projectId, expertId, reviewDeadline?}]` or `{projectId, expertIds: [],
+ *   reviewDeadline?}` (1–50, 请选择1到50位评审专家): every pick checked as a single submit, in one transaction —
+ *   all saved, or none at the first refusal (its message).
  * - POST /api/project/expert/submitComment `{id, scoreInnovation (0–30), scoreFeasibility (0–30),
  *   scoreBenefit (0–20), scoreTeam (0–20), comment (required, ≤ 2000)}`: only the picked expert (403 otherwise),
  *   once (400 评审意见已提交); totalScore is the sum (0–100); the project's expertScore becomes the mean
@@ -37,6 +43,9 @@ export const M = {
   notYours: { zh: '只有被选定的评审专家才能提交评审意见', en: 'Only the chosen expert may submit this review' },
   comment: { zh: '请输入评审意见', en: 'Please enter the review comment' },
   commentLong: { zh: '评审意见不能超过2000个字符', en: 'The review comment must be at most 2000 characters' },
+  reason: { zh: '请输入删除原因', en: 'Please enter the reason for deleting' },
+  reasonLong: { zh: '删除原因不能超过500个字符', en: 'The reason must be at most 500 characters' },
+  batch: { zh: '请选择1到50位评审专家', en: 'Choose 1 to 50 experts' },
   score: (zh: string, en: string, max: number) => ({ zh: `${zh}评分须为0到${max}之间的整数`, en: `The ${en} score must be a whole number from 0 to ${max}` }),
 };
 
@@ -65,6 +74,31 @@ export function registerExpert(app: FastifyInstance, db: Db, engine: ResourceEng
       const res = await sql`SELECT 1 FROM project_expert WHERE tenant_id = ${c.user.tenantId} AND id = ANY(${c.ids}::bigint[]) AND review_status = 1 AND is_deleted = 0`.execute(c.trx);
       if (res.rows.length) throw new ApiError(400, M.reviewed);
     },
+  });
+
+  const res = () => engine.registry.resources.get(EXPERT)!;
+  app.post('/api/project/expert/delete', { schema: { tags: [EXPERT], summary: 'Remove one expert pick with the reason (id, deleteReason)' } }, async (req) => {
+    const user = await engine.authorize(req.user, res(), 'remove');
+    const b = { ...(req.query as Row), ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {}) };
+    if (typeof b.id !== 'string' || !/^\d{1,19}$/.test(b.id)) throw new ApiError(400, 'badParam', { param: 'id' });
+    const reason = typeof b.deleteReason === 'string' ? b.deleteReason.trim() : '';
+    if (!reason) throw new ApiError(400, M.reason, undefined, { field: 'deleteReason' });
+    if ([...reason].length > 500) throw new ApiError(400, M.reasonLong, undefined, { field: 'deleteReason' });
+    await engine.remove(res(), user, b.id, req.lang, { deleteReason: reason });
+    return ok(true, undefined, req.lang);
+  });
+
+  app.post('/api/project/expert/batchSave', { schema: { tags: [EXPERT], summary: 'Pick several experts at once: [{projectId, expertId, reviewDeadline?}] or {projectId, expertIds, reviewDeadline?} — all or none' } }, async (req) => {
+    const b = req.body as unknown;
+    let items: unknown[];
+    if (Array.isArray(b)) items = b;
+    else if (b && typeof b === 'object' && Array.isArray((b as Row).expertIds)) {
+      const { expertIds, ...rest } = b as Row;
+      items = (expertIds as unknown[]).map((expertId) => ({ ...rest, expertId }));
+    } else items = [];
+    if (items.length < 1 || items.length > 50) throw new ApiError(400, M.batch);
+    const saved = await engine.submitMany(res(), req.user!, items, req.lang);
+    return ok(saved, undefined, req.lang);
   });
 
   app.post('/api/project/expert/submitComment', { schema: { tags: [EXPERT], summary: 'The chosen expert scores the project and comments' } }, async (req) => {
