@@ -13,6 +13,10 @@
  *   management is in that company's list and in the group's, not in the group company's own; 403 for others;
  * - /project/baseinfo todoBfList: every open step each role may act on (the demo's projects), nothing of
  *   another tenant, 403 for the expert (no read grant of the declarations; theirs is expert-todo);
+ * - /project/baseinfo bookTotalSave: the task book of the approved demo project saved (its task-book fields
+ *   only: the name sent along is ignored); a budget that does not add up refused with the rule's message and
+ *   nothing changed; a declaration under review refused (项目立项后方可填写任务书), totalSave on the approved one
+ *   still refused; bad id 400, another tenant 404, the expert 403;
  * - /project/itemchangeexamine (a schema only): research management records an examination; a declaring unit
  *   reads but may not write (403, nothing stored); a missing opinion is refused with its message, nothing
  *   stored; another tenant nothing.
@@ -141,5 +145,34 @@ describe('task lists', () => {
     expect((await call(s, zj, 'GET', '/api/project/baseinfo/todoBfList')).status).toBe(403);
     expect(await ids(other)).toEqual([]);
     expect((await call(s, sbdw, 'GET', '/api/project/baseinfo/todoBfList?current=abc')).status).not.toBe(500);
+  });
+});
+
+describe('task book', () => {
+  it('bookTotalSave fills the task book of an approved declaration only', async () => {
+    const api = '/api/project/baseinfo';
+    const row = async (id: string) => (await s.kernel.database.pool.query(`SELECT name, research_content, total_budget::float AS total, budget_other::float AS other FROM project_baseinfo WHERE id = $1`, [id])).rows[0];
+    const before = await row(approved);
+    const content = `${tag} 任务书：在三个库点完成准低温储粮技术集成与示范。`;
+    const budget = { totalBudget: 180, allocatedBudget: 100, selfRaisedBudget: 80, budgetEquipment: 50, budgetMaterial: 30, budgetTesting: 20, budgetTravel: 10, budgetMeeting: 10, budgetLabour: 40, budgetExpert: 10, budgetOther: 10 };
+    const bad = await call(s, sbdw, 'POST', `${api}/bookTotalSave`, { id: approved, researchContent: content, ...budget, budgetOther: 30 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('预算科目合计（200.00万元）与总经费（180.00万元）不一致');
+    expect(await row(approved)).toEqual(before);
+    const res = await call(s, sbdw, 'POST', `${api}/bookTotalSave`, { id: approved, name: `${tag} 改名`, researchContent: content, ...budget });
+    expect(res.status, res.body.msg).toBe(200);
+    expect(res.body.data.saveProcess.total).toBe(5);
+    expect(await row(approved)).toEqual({ name: before.name, research_content: content, total: 180, other: 10 });
+    expect((await call(s, sbdw, 'POST', `${api}/totalSave`, { id: approved, researchContent: '再改' })).body.msg).toBe('项目已提交申报，审核期间及审核完成后不能修改');
+    const underReview = (await s.kernel.database.pool.query(`SELECT id::text AS id FROM project_baseinfo WHERE tenant_id = '000000' AND code = ANY($1) AND project_status = 1`, [DEMO.map((d) => d.code)])).rows[0].id;
+    const early = await call(s, sbdw, 'POST', `${api}/bookTotalSave`, { id: underReview, researchContent: content });
+    expect(early.status).toBe(400);
+    expect(early.body.msg).toBe('项目立项后方可填写任务书');
+    expect((await row(underReview)).research_content).not.toBe(content);
+    expect((await call(s, sbdw, 'POST', `${api}/bookTotalSave`, { researchContent: content })).status).toBe(400);
+    expect((await call(s, sbdw, 'POST', `${api}/bookTotalSave`, { id: 'abc' })).status).toBe(400);
+    expect((await call(s, other, 'POST', `${api}/bookTotalSave`, { id: approved, researchContent: 'x' })).status).toBe(404);
+    expect((await call(s, zj, 'POST', `${api}/bookTotalSave`, { id: approved, researchContent: 'x' })).status).toBe(403);
+    expect((await row(approved)).research_content).toBe(content);
   });
 });

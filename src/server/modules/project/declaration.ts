@@ -8,9 +8,14 @@
  * - `groupDeptId` (x-server-only) is the top company above the record's department: the group's research
  *   management decides the BPMN's groupReview and finalReview (`${record.groupDeptId}`).
  *
+ * The task book (任务书) of an approved declaration (6 已立项) is filled afterwards: `taskBookSave.run(true, …)`
+ * (POST bookTotalSave, routes.ts) lets the generic submit edit the TASK_BOOK_FIELDS of a declaration in state 6
+ * only (400 项目立项后方可填写任务书 in any other state); everything else of a fixed declaration stays fixed.
+ *
  * `saveProcess` is the multi-step progress of a declaration (getSaveProcess, totalSave): one step per form
  * section, done when its required values are there.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError } from '../../core/envelope.js';
 import type { ResourceEngine } from '../../resources/engine.js';
@@ -23,7 +28,17 @@ export const FIXED_STATUSES = [1, 2, 3, 4, 6, 7];
 
 const cents = (v: unknown) => Math.round((Number(v ?? 0) || 0) * 100);
 
+/** The fields the task book fills or refines after approval (research plan, budget, team, attachments). */
+export const TASK_BOOK_FIELDS = [
+  'startDate', 'endDate', 'researchContent', 'objectives', 'indicators', 'totalBudget', 'allocatedBudget', 'selfRaisedBudget', 'budgetEquipment', 'budgetMaterial',
+  'budgetTesting', 'budgetTravel', 'budgetMeeting', 'budgetLabour', 'budgetExpert', 'budgetOther', 'teamMembers', 'annex',
+];
+
+/** Set while bookTotalSave submits: the edit is a task book's (see the module comment). */
+export const taskBookSave = new AsyncLocalStorage<boolean>();
+
 export const M = {
+  notApproved: { zh: '项目立项后方可填写任务书', en: 'The task book can be filled only once the project is approved' },
   fixed: { zh: '项目已提交申报，审核期间及审核完成后不能修改', en: 'The declaration was submitted: it cannot change while under review or once decided' },
 };
 
@@ -58,7 +73,9 @@ export function saveProcess(rec: Row, lang: 'zh' | 'en') {
 export function registerDeclarationHooks(db: Db, engine: ResourceEngine): void {
   engine.hooks(PROJECT, {
     async beforeSubmit(c) {
-      if (!c.isNew && FIXED_STATUSES.includes(Number(c.existing?.projectStatus ?? 0))) throw new ApiError(400, M.fixed);
+      if (taskBookSave.getStore()) {
+        if (c.isNew || Number(c.existing?.projectStatus ?? 0) !== 6) throw new ApiError(400, M.notApproved);
+      } else if (!c.isNew && FIXED_STATUSES.includes(Number(c.existing?.projectStatus ?? 0))) throw new ApiError(400, M.fixed);
       const dept = (c.existing?.createDept as string | undefined) ?? c.user.deptId ?? null;
       c.record.groupDeptId = await groupCompanyOf(c.trx, c.user.tenantId, dept ? String(dept) : null);
     },

@@ -10,6 +10,9 @@
  * | -------------------------------------- | ------------------------------------------------------------------------ |
  * | GET getSaveProcess?id                  | `{steps:[{key,title,done}], done, total, percent}` (declaration.ts)       |
  * | POST totalSave (record)                | the generic submit, answering `{record, saveProcess}`                    |
+ * | POST bookTotalSave {id, …}             | the task book of an approved declaration: only TASK_BOOK_FIELDS are      |
+ * |                                        | taken (the schema's rules apply), answering `{record, saveProcess}`      |
+ * |                                        | (400 项目立项后方可填写任务书 before approval; declaration.ts)            |
  * | GET getTotalDetail?projectId           | `{record, saveProcess, experts, history}` (experts: project/expert rows) |
  * | GET checkInfo?id                       | `{ok, missing:[step titles]}`: what must be filled before declaring      |
  * | GET claim-list-for-sbdw                | open tasks given back to the caller (returned declarations: `revise`)    |
@@ -31,7 +34,7 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
-import { PROJECT, SAVE_STEPS, saveProcess } from './declaration.js';
+import { PROJECT, SAVE_STEPS, TASK_BOOK_FIELDS, saveProcess, taskBookSave } from './declaration.js';
 
 type Row = Record<string, unknown>;
 export const BASE = '/api/project/baseinfo';
@@ -83,6 +86,15 @@ export function registerDeclarationRoutes(app: FastifyInstance, d: RouteDeps): v
 
   app.post(`${BASE}/totalSave`, { schema: { tags, summary: 'Declaration: saves the form, answering the save progress' } }, async (req) => {
     const saved = await engine.submit(resourceOf(engine, PROJECT), req.user!, req.body, req.lang);
+    return ok({ record: saved, saveProcess: saveProcess(saved, req.lang) }, undefined, req.lang);
+  });
+
+  app.post(`${BASE}/bookTotalSave`, { schema: { tags, summary: 'Task book of an approved declaration: saves its fields, answering the save progress' } }, async (req) => {
+    const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {};
+    if (body.id === undefined || body.id === null || body.id === '') throw new ApiError(400, 'missingParam', { param: 'id' });
+    const input: Row = { id: body.id };
+    for (const f of TASK_BOOK_FIELDS) if (f in body) input[f] = body[f];
+    const saved = await taskBookSave.run(true, () => engine.submit(resourceOf(engine, PROJECT), req.user!, input, req.lang));
     return ok({ record: saved, saveProcess: saveProcess(saved, req.lang) }, undefined, req.lang);
   });
 
