@@ -39,6 +39,7 @@ const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomeP
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
 const ConsolePage = lazy(() => import('./pages.js').then((m) => ({ default: m.ConsolePage })));
+const HelpCenterPage = lazy(() => import('./HelpCenterPage.js').then((m) => ({ default: m.HelpCenterPage })));
 const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({ default: m.FlowProcessPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
@@ -87,6 +88,8 @@ export const router = createBrowserRouter([
   { path: '/login', element: <LoginRoute /> },
   { path: '/home', element: <RequireAuth role={false}><RoleSelectPage /></RequireAuth> },
   { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
+  // the help centre: full page, no tab (spec 000 §2.2; its articles are read with the session)
+  { path: '/helpCenter', element: <RequireAuth role={false}><HelpCenterPage /></RequireAuth> },
   { path: '/404', element: <ErrorPage status={404} /> },
   { path: '/403', element: <ErrorPage status={403} /> },
   { path: '/500', element: <ErrorPage status={500} /> },

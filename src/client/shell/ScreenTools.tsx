@@ -1,12 +1,12 @@
 /**
- * The top bar's screen tools (spec 000 §2.5): the theme picker (the eleven themes of themes.ts; the current
+ * The top bar's screen tools (spec 000 §2.5): the help-centre link (a new window), the theme picker (the eleven themes of themes.ts; the current
  * one checked; the choice kept in the session and remembered for this user), the screen-zoom dialog (a slider
  * 60–150, default 100, stored locally, applied at once) and the fullscreen toggle (the browser's Fullscreen
  * API; the icon follows the state, Esc included).
  */
 import { useEffect, useState } from 'react';
 import { Button, Dropdown, Modal, Slider, Space, Typography } from 'antd';
-import { BgColorsOutlined, CheckOutlined, CompressOutlined, ExpandOutlined, ZoomInOutlined } from '@ant-design/icons';
+import { BgColorsOutlined, CheckOutlined, CompressOutlined, ExpandOutlined, QuestionCircleOutlined, ZoomInOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { getSession, updateSession, useSession } from '../runtime/session.js';
 import { applyZoom, rememberTheme, storeZoom, storedZoom, THEME_NAMES, THEMES, themeOf, ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN } from './themes.js';
@@ -88,10 +88,25 @@ export function FullscreenButton() {
   return <Button type="text" icon={full ? <CompressOutlined /> : <ExpandOutlined />} aria-label={label} title={label} aria-pressed={full} onClick={toggle} />;
 }
 
-/** The three together, for the top bar. */
+/** The help-centre link: the help centre in a new window, at the guide (code 003) help links open (spec 000 §2.2). */
+export function HelpLink() {
+  const { t } = useTranslation();
+  return (
+    <Button
+      type="text"
+      icon={<QuestionCircleOutlined />}
+      aria-label={t('help.link')}
+      title={t('help.link')}
+      onClick={() => window.open('/helpCenter?code=003', '_blank', 'noopener')}
+    />
+  );
+}
+
+/** The tools together, for the top bar. */
 export function ScreenTools() {
   return (
     <>
+      <HelpLink />
       <ThemePicker />
       <ZoomButton />
       <FullscreenButton />
