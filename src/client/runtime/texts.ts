@@ -36,6 +36,8 @@ export const runtimeTexts: Texts = {
   'rt.flow.outcomes.return': { zh: '退回', en: 'Return' },
   'rt.flow.outcomes.submit': { zh: '提交', en: 'Submit' },
   'rt.flow.comment': { zh: '办理意见', en: 'Comment' },
+  'rt.flow.returnTo': { zh: '退回到', en: 'Return to' },
+  'rt.flow.returnToDefault': { zh: '按流程默认退回', en: 'Where the process returns by default' },
   'rt.flow.commentTooLong': { zh: '审批意见不能超过2000个字符', en: 'The comment must be at most 2000 characters' },
   'rt.flow.done': { zh: '办理成功', en: 'Done' },
   'rt.confirmTitle': { zh: '提示', en: 'Confirm' },

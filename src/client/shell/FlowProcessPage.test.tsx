@@ -3,7 +3,8 @@
  * The process pages of a flow resource (spec 000 §2.3: /work/process/leave/form|handle|detail; issue 11),
  * through the leave request's own schema (schemas/flow/leave.json) on the menu path /work/process/leave:
  * - handle: the request read-only with its diagram, the handling form (an outcome is required, nothing is
- *   posted without one), complete-task posted with the task id, outcome and comment, 办理成功;
+ *   posted without one), complete-task posted with the task id, outcome and comment, 办理成功; with 退回 the
+ *   steps the instance passed to choose from, the chosen one sent as returnTo;
  * - detail: the request read-only with its diagram, no handling form; English texts;
  * - form: the empty form validates with the schema's messages and posts nothing until filled;
  * - a path the role's menu does not have is /404.
@@ -73,6 +74,32 @@ describe('FlowProcessPage', () => {
     expect(server.calls('/api/blade-desk/process/leave/complete-task')[0].body).toEqual({ taskId: '11', outcome: 'approve', comment: '同意，注意交接' });
     expect(await screen.findByText('办理成功')).toBeTruthy();
     expect(await screen.findByText('to-do list')).toBeTruthy(); // back where the user came from
+  });
+
+  it('handle with 退回: the step to return to is one the instance passed, sent as returnTo', async () => {
+    server.on('GET', '/api/blade-flow/process/steps', {
+      ...STEPS,
+      history: [
+        { id: 'h1', historyActivityId: 'applied', historyActivityName: '提交申请', historyActivityType: 'StartEvent' },
+        { id: 'h2', historyActivityId: 'managerApprove', historyActivityName: '领导审批', historyActivityType: 'UserTask', outcome: 'return' },
+        { id: 'h3', historyActivityId: 'adjust', historyActivityName: '调整申请', historyActivityType: 'UserTask', outcome: 'submit' },
+      ],
+    });
+    at('/work/process/leave/handle/11/22/33');
+    expect(await screen.findByText('家中有事')).toBeTruthy();
+    expect(screen.queryByText('退回到')).toBeNull(); // only with 退回
+    fireEvent.click(screen.getByLabelText('退回'));
+    expect(await screen.findByText('退回到')).toBeTruthy();
+    fireEvent.mouseDown(document.querySelector('.kc-flow-record .ant-select-selector')!);
+    const options = await waitFor(() => {
+      const found = [...document.querySelectorAll('.ant-select-item-option')].map((o) => o.textContent);
+      expect(found).toEqual(['领导审批', '调整申请']);
+      return document.querySelectorAll('.ant-select-item-option');
+    });
+    fireEvent.click(options[1]);
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(server.calls('/api/blade-desk/process/leave/complete-task')).toHaveLength(1));
+    expect(server.calls('/api/blade-desk/process/leave/complete-task')[0].body).toEqual({ taskId: '11', outcome: 'return', comment: '', returnTo: 'adjust' });
   });
 
   it('detail: the request and its diagram, no handling form; in English', async () => {

@@ -7,20 +7,23 @@
  * - `form`: the resource's form, empty; 提交 posts it to `<api>/start-process` (the server validates it and starts
  *   the process), then the request's detail page opens;
  * - `handle`: the record read-only (the `detail` schema, its diagram included) and the handling form — 办理结果
- *   (同意 / 驳回 / 退回 / 提交) and 办理意见 — posted to `<api>/complete-task` with the task id; then 办理成功 and
+ *   (同意 / 驳回 / 退回 / 提交), with 退回 the step to return to (退回到: one of the instance's finished user tasks
+ *   from GET /api/blade-flow/process/steps, sent as `returnTo`; empty = the file's own way back) and 办理意见 —
+ *   posted to `<api>/complete-task` with the task id; then 办理成功 and
  *   back to the previous page (the toasts are the app's: they stay after the page is left);
  * - `detail`: the record read-only with the instance's diagram and steps.
  * A path no menu item of the role knows, or an unknown mode, is /404; the server checks every call again.
  */
 import React, { useMemo, useState } from 'react';
-import { Alert, App, Button, Card, Form as AntForm, Input, Radio, Space, Spin } from 'antd';
+import { Alert, App, Button, Card, Form as AntForm, Input, Radio, Select, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { ApiError, post, type FieldError } from '../runtime/api.js';
 import { useLang } from '../runtime/hooks.js';
 import { useResourceSchema } from '../runtime/schema.js';
 import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors, useRecordForm } from '../runtime/FormBody.js';
-import { BpmnViewer } from '../components/BpmnViewer.js';
+import { BpmnViewer, STEPS_ENDPOINT, type FlowSteps } from '../components/BpmnViewer.js';
+import { useGet } from '../components/env.js';
 import type { ResourceSchema } from '../../shared/schema/types.js';
 import { currentRole, useSession } from '../runtime/session.js';
 import { findByPath, useMenus, visibleFor } from './menu.js';
@@ -93,12 +96,21 @@ function RecordView({ resource, processInstanceId, businessId, taskId }: { resou
   const prepared = useMemo(() => formSchemaOf(resource, lang, node, true), [resource, lang, node]);
   const { form, error } = useRecordForm(resource, { open: true, recordKey: businessId, readPretty: true });
   const drawsDiagram = JSON.stringify(node).includes('"BpmnViewer"');
-  const [handle] = AntForm.useForm<{ outcome?: string; comment?: string }>();
+  const [handle] = AntForm.useForm<{ outcome?: string; comment?: string; returnTo?: string }>();
+  const outcome = AntForm.useWatch('outcome', handle);
+  const { data: steps } = useGet<FlowSteps>(taskId ? STEPS_ENDPOINT : null, { processInstanceId }, { silent: true });
+  // the user tasks this instance has passed (once each, in order): where a return may go
+  const returnSteps = useMemo(() => {
+    const seen = new Map<string, string>();
+    for (const h of steps?.history ?? []) if (h.historyActivityType === 'UserTask' && !seen.has(h.historyActivityId)) seen.set(h.historyActivityId, h.historyActivityName ?? h.historyActivityId);
+    return [...seen].map(([value, label]) => ({ value, label }));
+  }, [steps]);
   const [busy, setBusy] = useState(false);
-  const complete = async (values: { outcome?: string; comment?: string }) => {
+  const complete = async (values: { outcome?: string; comment?: string; returnTo?: string }) => {
     setBusy(true);
     try {
-      await post(`${resource.api}/complete-task`, { taskId, outcome: values.outcome, comment: values.comment ?? '' });
+      const back = values.outcome === 'return' && values.returnTo ? { returnTo: values.returnTo } : {};
+      await post(`${resource.api}/complete-task`, { taskId, outcome: values.outcome, comment: values.comment ?? '', ...back });
       void msg.success(t('rt.flow.done'));
       navigate(-1);
     } catch {
@@ -119,6 +131,11 @@ function RecordView({ resource, processInstanceId, businessId, taskId }: { resou
             <AntForm.Item name="outcome" label={t('rt.flow.outcome')} rules={[{ required: true, message: t('rt.flow.outcomeRequired') }]}>
               <Radio.Group options={OUTCOMES.map((o) => ({ value: o, label: t(`rt.flow.outcomes.${o}`) }))} />
             </AntForm.Item>
+            {outcome === 'return' && returnSteps.length > 0 && (
+              <AntForm.Item name="returnTo" label={t('rt.flow.returnTo')}>
+                <Select allowClear options={returnSteps} placeholder={t('rt.flow.returnToDefault')} style={{ maxWidth: 320 }} />
+              </AntForm.Item>
+            )}
             <AntForm.Item name="comment" label={t('rt.flow.comment')} rules={[{ max: 2000, message: t('rt.flow.commentTooLong') }]}>
               <Input.TextArea rows={4} showCount maxLength={2000} />
             </AntForm.Item>
