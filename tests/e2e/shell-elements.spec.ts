@@ -32,3 +32,29 @@ test('an administrator releases a version; a user sees its number in the sidebar
   await expect(drawer).toContainText('菜单搜索支持拼音首字母');
   await expect(drawer).toContainText('Ctrl+F5');
 });
+
+test('help: the top bar opens the help centre at the guide, it searches; the patent form shows its tip; the console', async ({ page, password }) => {
+  await login(page, 'kygl', password);
+  const popup = page.waitForEvent('popup');
+  await page.getByRole('button', { name: '帮助中心' }).click();
+  const help = await popup;
+  await expect(help).toHaveURL(/\/helpCenter\?code=003$/);
+  await expect(help.getByText('科技成果登记指南')).toBeVisible();
+  await expect(help.getByText(/保存后成果为“草稿”/)).toBeVisible();
+  await help.getByRole('searchbox', { name: '搜索帮助' }).fill('ISBN');
+  await expect(help.getByText('著作登记说明')).toBeVisible();
+  await expect(help.getByText('科技成果登记指南')).toBeHidden();
+  await help.close();
+
+  await openMenu(page, '科技成果', '专利');
+  await button(page, '新增').click();
+  await expect(page.locator('.ant-modal .kc-help-tip')).toContainText('专利登记说明');
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('button', { name: 'user' }).hover();
+  await page.getByRole('menuitem', { name: '控制台' }).click();
+  await expect(page).toHaveURL(/\/wel\/dashboard$/);
+  await expect(page.locator('.kc-console')).toContainText('我的数字');
+  await expect(page.locator('.kc-console')).toContainText('我登记的成果');
+  await expect(page.locator('.kc-tagbar')).toContainText('控制台');
+});

@@ -40,6 +40,8 @@ const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.Ifr
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
 const ConsolePage = lazy(() => import('./pages.js').then((m) => ({ default: m.ConsolePage })));
 const HelpCenterPage = lazy(() => import('./HelpCenterPage.js').then((m) => ({ default: m.HelpCenterPage })));
+const UserAgentPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.UserAgentPage })));
+const TestPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.TestPage })));
 const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({ default: m.FlowProcessPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
@@ -90,6 +92,10 @@ export const router = createBrowserRouter([
   { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
   // the help centre: full page, no tab (spec 000 §2.2; its articles are read with the session)
   { path: '/helpCenter', element: <RequireAuth role={false}><HelpCenterPage /></RequireAuth> },
+  // public diagnostic pages (spec 000 §2.2)
+  { path: '/userAgent', element: <UserAgentPage /> },
+  { path: '/test', element: <TestPage /> },
+  { path: '/test/index', element: <TestPage /> },
   { path: '/404', element: <ErrorPage status={404} /> },
   { path: '/403', element: <ErrorPage status={403} /> },
   { path: '/500', element: <ErrorPage status={500} /> },
