@@ -188,7 +188,7 @@ export class FlowRuntime {
    * process the work goes back to. It is the variable `returnTo` of this step (null otherwise), so the file's
    * gateways route on it (`${outcome == 'return' && returnTo == 'draft'}`). Refused (400, nothing stored):
    * with another outcome, a name that is no user task of the process, or a step no path of the file leads
-   * back to (the engine finds no way out of the gateway).
+   * back to (the engine finds no way out of the gateway: 流程「…」不能从当前步骤退回到「…」).
    */
   async complete(trx: Db, task: Row, outcome: string, comment: string | null, user: AuthUser, role: string, returnTo: string | null = null): Promise<StepResult> {
     const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${String(task.instance_id)}::bigint AND tenant_id = ${user.tenantId} FOR UPDATE`.execute(trx)).rows[0];
@@ -222,7 +222,13 @@ export class FlowRuntime {
                         ${String(task.id)}::bigint, ${user.userId}::bigint, ${who}, ${outcome}, ${comment}, ${String(task.create_time)}::timestamptz)`.execute(trx);
       await closeTaskTodos(trx, user.tenantId, String(task.id), user.userId);
       waiting.signal({ outcome, comment });
-      await this.settle(engine, c);
+      try {
+        await this.settle(engine, c);
+      } catch (e) {
+        if (returnTo === null || !c.error) throw e;
+        const step = def.config.nodes[returnTo]?.name ?? returnTo;
+        throw new ApiError(400, { zh: `流程「${def.name}」不能从当前步骤退回到「${step}」`, en: `The process "${def.name}" cannot return to "${step}" from this step` });
+      }
       return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, String(task.task_key));
     } finally {
       await halt(engine);
