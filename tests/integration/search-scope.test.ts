@@ -62,7 +62,10 @@ describe('achievements and projects in the search', () => {
     expect((await found(other, '/api/project/baseinfo', '低温储粮节能')).ids).toEqual([]);
   });
 
-  it('patents are found as written, each caller seeing its data scope only', async () => {
+  it('patents are found as written, each caller seeing its data scope only — once, however many indexes name them', async () => {
+    const second = await call(s, admin, 'POST', '/api/es/index/submit', { indexName: `${TAG}_second`, resource: 'basic/patent', titleField: 'name', fields: [{ field: 'name', weight: 'A' }] });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    await until('second index built', async () => Number((await call(s, admin, 'GET', `/api/es/index/detail?id=${second.body.data.id}`)).body.data?.indexStatus) === 2);
     for (const [key, who, name] of [['group', kygl, '集团 横向通风储粮工艺'], ['hb', kyglHb, '华北 横向通风储粮装置'], ['mine', kyry, '本人 横向通风储粮系统']] as const) {
       const r = await call(s, who, 'POST', '/api/basic/patent/submit', { ...validPatent(TAG, who.deptId), name: `${TAG} ${name}` });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -81,5 +84,8 @@ describe('achievements and projects in the search', () => {
     // a removed patent leaves the search
     expect((await call(s, kygl, 'POST', `/api/basic/patent/remove?ids=${ids.group}`)).status).toBe(200);
     expect((await found(kygl, '/api/basic/patent', q)).ids).toEqual([ids.hb, ids.mine].sort());
+    const page = await call(s, kygl, 'GET', `/api/basic/patent/searchByEs?keyword=${encodeURIComponent(q)}&current=1&size=1`);
+    expect(page.body.data).toMatchObject({ total: 2, pages: 2 });
+    expect((await call(s, admin, 'POST', `/api/es/index/remove?ids=${second.body.data.id}`)).status).toBe(200);
   });
 });

@@ -9,7 +9,8 @@
  *   caller's tenant and data-scope conditions, access.ts, plus the caller's filters and `extra` conditions)`
  *   — a hit is a record the caller could list; filters use the list filter language (query.ts `addFilters`:
  *   field names of the resource, suffixes _equal, _like, _dategt …; unknown fields are 400);
- * - ranking: `ts_rank_cd(tsv, query)` (cover density, weights A–D of the index), ties by newest record;
+ * - ranking: `ts_rank_cd(tsv, query)` (cover density, weights A–D of the index), ties by newest record; a
+ *   record indexed by several definitions of its resource is one hit (its best-ranked document);
  *   at most `CANDIDATES` (1,000) matching documents are ranked, so a query matching a large share of a big
  *   index stays within the latency budget (DESIGN §10) — the top of such a query is the best of the first
  *   1,000 matches found, and `total` stops at that bound with `totalBounded: true`;
@@ -101,12 +102,14 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
   const limit = cond.param(CANDIDATES);
   // one statement: the candidates (keys and rank only: the long texts are read for the page's rows alone),
   // their count, the page, and its highlights
-  const candidates = `SELECT d.index_id, d.record_id, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score FROM search_document d WHERE ${where} LIMIT ${limit}`;
-  const countSql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM search_document d WHERE ${where} LIMIT ${limit}) c`;
+  const candidates = `SELECT d.index_id, d.record_id, d.resource, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score FROM search_document d WHERE ${where} LIMIT ${limit}`;
+  const countSql = `SELECT count(DISTINCT (c.resource, c.record_id))::int AS n FROM (SELECT d.resource, d.record_id FROM search_document d WHERE ${where} LIMIT ${limit}) c`;
   const countParams = cond.params.slice();
   const size = cond.param(q.size);
   const offset = cond.param((q.current - 1) * q.size);
-  const pageSql = `WITH c AS MATERIALIZED (${candidates})
+  // a record indexed by several definitions of its resource counts once, under its best-ranked one
+  const pageSql = `WITH c0 AS MATERIALIZED (${candidates}),
+    c AS MATERIALIZED (SELECT DISTINCT ON (resource, record_id) index_id, record_id, score FROM c0 ORDER BY resource, record_id, score DESC, index_id)
     SELECT p.index_id::text AS index_id, p.record_id::text AS id, s.resource, s.title, p.score, (SELECT count(*)::int FROM c) AS total,
       ts_headline('simple', s.seg, plainto_tsquery('simple', ${tq}), 'StartSel=<em>, StopSel=</em>, MaxWords=40, MinWords=12, MaxFragments=3, FragmentDelimiter=" … "') AS highlight
     FROM (SELECT * FROM c ORDER BY score DESC, record_id DESC LIMIT ${size} OFFSET ${offset}) p
