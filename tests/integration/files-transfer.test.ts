@@ -142,3 +142,39 @@ describe('getPolicy and the signed PUT', () => {
     expect(await countRows(s, 'blade_attach')).toBe(before);
   });
 });
+
+describe('basic/basicfile: getDirPath and operation', () => {
+  const BF = '/api/basic/basicfile';
+  it('getDirPath: the folder of today’s uploads, and where an attachment lies', async () => {
+    const today = await call(s, kyry, 'GET', `${BF}/getDirPath`);
+    expect(today.status).toBe(200);
+    expect(today.body.data.dirPath).toBe(uploaded[0].name.slice(0, uploaded[0].name.lastIndexOf('/')));
+    const one = await call(s, kyry, 'GET', `${BF}/getDirPath?link=${encodeURIComponent(uploaded[0].link)}`);
+    expect(one.body.data).toMatchObject({ name: uploaded[0].name, originalName: `${TAG} 仓温.png`, extension: 'png', size: PNG.length, dirPath: today.body.data.dirPath });
+    expect(`${one.body.data.dirPath}/${one.body.data.fileName}`).toBe(uploaded[0].name);
+    expect((await call(s, other, 'GET', `${BF}/getDirPath?name=${encodeURIComponent(uploaded[0].name)}`)).status).toBe(404);
+    expect((await call(s, null, 'GET', `${BF}/getDirPath`)).status).toBe(401);
+  });
+
+  it('operation: the uploader renames (extension kept) and removes; others are refused and nothing changes', async () => {
+    const file = await upload(kyry, `${TAG} 待改名.txt`, TXT);
+    const op = (who: Session | null, body: Json) => call(s, who, 'POST', `${BF}/operation`, body);
+    const nameNow = async () => (await s.kernel.database.pool.query('SELECT original_name, is_deleted FROM blade_attach WHERE name = $1', [file.name])).rows[0];
+    expect((await op(kyry, { name: file.name, type: 'move' })).body.msg).toBe('不支持的操作类型');
+    expect((await op(kyry, { name: file.name, type: 'rename', originalName: ' ' })).body.msg).toBe('请输入文件名');
+    expect((await op(kyry, { name: file.name, type: 'rename', originalName: '改名.exe' })).body.msg).toBe('文件扩展名不能修改');
+    const sbdw = await login(s, 'sbdw');
+    const notMine = await op(sbdw, { name: file.name, type: 'remove' });
+    expect(notMine.status).toBe(403);
+    expect(notMine.body.msg).toBe('只能操作自己上传的文件');
+    expect((await op(other, { name: file.name, type: 'remove' })).status).toBe(404);
+    expect(await nameNow()).toEqual({ original_name: `${TAG} 待改名.txt`, is_deleted: 0 });
+    const ren = await op(kyry, { link: file.link, type: 'rename', originalName: `${TAG} 温度记录.txt` });
+    expect(ren.status, JSON.stringify(ren.body)).toBe(200);
+    expect((await call(s, kyry, 'POST', `${B}/download?name=${encodeURIComponent(file.name)}`)).res.headers['content-disposition']).toContain(encodeURIComponent(`${TAG} 温度记录.txt`));
+    const rm = await op(kyry, { name: file.name, type: 'remove' });
+    expect(rm.status).toBe(200);
+    expect((await nameNow()).is_deleted).toBe(1);
+    expect((await call(s, kyry, 'POST', `${B}/download?name=${encodeURIComponent(file.name)}`)).status).toBe(404);
+  });
+});

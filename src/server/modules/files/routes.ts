@@ -11,7 +11,8 @@
  *   its content type and the user's file name (Content-Disposition; inline only for pdf, raster images and
  *   plain text, an attachment otherwise; `X-Content-Type-Options: nosniff`).
  *
- * download, downloadZip, getPolicy and the signed PUT it answers: transfer.ts.
+ * download, downloadZip, getPolicy and the signed PUT it answers: transfer.ts; basic/basicfile getDirPath and
+ * operation (the attachments' directory helpers): basicfile.ts.
  *
  * Checks, all on the server: a signed-in user (401); the extension on the whitelist of `kinds.ts`
  * (400 不支持的文件类型: .exe); the first bytes fitting the extension (400 文件内容与扩展名 .pdf 不符); not empty;
@@ -30,6 +31,7 @@ import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
 import { LocalFileStore } from './storage.js';
 import { registerAttachHooks } from './attach.js';
 import { registerTransferRoutes, uploadKey } from './transfer.js';
+import { registerBasicFileRoutes } from './basicfile.js';
 import { loadOrCreateSecrets } from '../../core/secrets.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 
@@ -146,6 +148,7 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
       db, store, base: FILE_BASE, domain: FILE_DOMAIN, timeZone: opts.timeZone, maxBytes, key: uploadKey(loadOrCreateSecrets(opts.dataDir).jwtKey),
       changed: () => opts.engine?.changed('blade_attach'), disposition, cleanFileName,
     });
+    registerBasicFileRoutes(scope, { db, domain: FILE_DOMAIN, timeZone: opts.timeZone, cleanFileName, changed: () => opts.engine?.changed('blade_attach') });
 
     scope.get(`${FILE_DOMAIN}/*`, { schema: { tags: ['files'], summary: 'Download a stored file of the caller’s tenant' } }, async (req, reply) => {
       const user = req.user;

@@ -1,0 +1,103 @@
+/**
+ * The attachments' directory helpers `basic/basicfile` (issue 17 "attachments' directory helpers"; spec 001 §7
+ * "basicfile: getDirPath, operation" — the spec names the calls only, their shape is ours, written down here):
+ *
+ * - `GET /api/basic/basicfile/getDirPath` — without parameters: the folder today's uploads go to
+ *   (`{dirPath: 'upload/{yyyyMMdd}', domain}`, the day in the server's time zone, as put-file and getPolicy name
+ *   files); with `name` (a stored name) or `link`: where that attachment of the caller's tenant lies —
+ *   `{dirPath, fileName, name, link, domain, originalName, extension, size, createTime}`; 404 for a name that is
+ *   not a live attachment of the tenant.
+ * - `POST /api/basic/basicfile/operation` `{name | link, type, originalName?}` — the uploader (or an
+ *   administrator of the tenant) operates on one attachment: `rename` changes the name a download is saved
+ *   under (`originalName`, ≤ 255 characters after cleaning, the extension kept: 400 文件扩展名不能修改;
+ *   empty: 400 请输入文件名), `remove` takes the attachment away (logical delete: downloads answer 404, the
+ *   attachment administration no longer lists it). Another user's file 403 只能操作自己上传的文件; an unknown
+ *   type 400 不支持的操作类型; another tenant's file 404; nothing changes on any refusal.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sql, type Db } from '../../core/db/index.js';
+import { ApiError, ok } from '../../core/envelope.js';
+import { extensionOf } from './kinds.js';
+import { dayFolder } from './storage.js';
+
+type Row = Record<string, unknown>;
+const BASE = '/api/basic/basicfile';
+
+const M = {
+  notYours: { zh: '只能操作自己上传的文件', en: 'You can only operate on files you uploaded' },
+  badType: { zh: '不支持的操作类型', en: 'Unsupported operation type' },
+  nameRequired: { zh: '请输入文件名', en: 'Please enter the file name' },
+  extension: { zh: '文件扩展名不能修改', en: 'The file extension cannot be changed' },
+  renamed: { zh: '重命名成功', en: 'Renamed' },
+  removed: { zh: '删除成功', en: 'Removed' },
+};
+
+export interface BasicFileOptions {
+  db: Db;
+  domain: string;
+  timeZone: string;
+  cleanFileName(raw: string): string;
+  /** Called after an attachment row changed (the engine's cached counts). */
+  changed?: () => void;
+}
+
+/** The stored name of `name` or `link` (`<domain>/<name>`), or null when neither is a plausible one. */
+function nameOf(q: Row, domain: string): string | null {
+  const raw = q.name ?? q.link;
+  if (typeof raw !== 'string' || raw === '' || raw.length > 600) return null;
+  const at = raw.indexOf(`${domain}/`);
+  return (at >= 0 ? raw.slice(at + domain.length + 1) : raw).split('?')[0];
+}
+
+/** Registers getDirPath and operation (see the module comment). */
+export function registerBasicFileRoutes(app: FastifyInstance, o: BasicFileOptions): void {
+  const tags = ['files'];
+  const find = async (tenantId: string, name: string) =>
+    (await sql<Row>`SELECT id::text AS id, name, link, original_name, extension, attach_size::text AS size, create_user::text AS create_user,
+                           to_char(create_time AT TIME ZONE ${o.timeZone}, 'YYYY-MM-DD HH24:MI:SS') AS create_time
+                      FROM blade_attach WHERE tenant_id = ${tenantId} AND name = ${name} AND is_deleted = 0 ORDER BY id LIMIT 1`.execute(o.db)).rows[0];
+
+  app.get(`${BASE}/getDirPath`, { schema: { tags, summary: 'The folder today’s uploads go to, or the folder of one attachment (name or link)' } }, async (req) => {
+    const user = req.user;
+    if (!user) throw new ApiError(401, 'unauthorized');
+    const q = req.query as Row;
+    if (q.name === undefined && q.link === undefined) {
+      return ok({ dirPath: `upload/${dayFolder(new Date(), o.timeZone)}`, domain: o.domain }, undefined, req.lang);
+    }
+    const name = nameOf(q, o.domain);
+    if (!name) throw new ApiError(400, 'badParam', { param: 'name' });
+    const row = await find(user.tenantId, name);
+    if (!row) throw new ApiError(404, 'notFound');
+    const slash = name.lastIndexOf('/');
+    return ok({
+      dirPath: name.slice(0, slash), fileName: name.slice(slash + 1), name, link: row.link, domain: o.domain,
+      originalName: row.original_name, extension: row.extension, size: Number(row.size), createTime: row.create_time,
+    }, undefined, req.lang);
+  });
+
+  app.post(`${BASE}/operation`, { schema: { tags, summary: 'Rename or remove one attachment the caller uploaded' } }, async (req) => {
+    const user = req.user;
+    if (!user) throw new ApiError(401, 'unauthorized');
+    const b = { ...(req.query as Row), ...(req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {}) };
+    const type = b.type;
+    if (type !== 'rename' && type !== 'remove') throw new ApiError(400, M.badType);
+    const name = nameOf(b, o.domain);
+    if (!name) throw new ApiError(400, 'badParam', { param: 'name' });
+    const row = await find(user.tenantId, name);
+    if (!row) throw new ApiError(404, 'notFound');
+    if (!user.isAdmin && row.create_user !== user.userId) throw new ApiError(403, M.notYours);
+    if (type === 'rename') {
+      const next = typeof b.originalName === 'string' ? o.cleanFileName(b.originalName) : '';
+      if (!next) throw new ApiError(400, M.nameRequired, undefined, { field: 'originalName' });
+      if (extensionOf(next) !== String(row.extension)) throw new ApiError(400, M.extension, undefined, { field: 'originalName' });
+      await sql`UPDATE blade_attach SET original_name = ${next}, update_user = ${user.userId}::bigint, update_time = now()
+                 WHERE id = ${String(row.id)}::bigint AND tenant_id = ${user.tenantId}`.execute(o.db);
+      o.changed?.();
+      return ok({ name, originalName: next }, M.renamed[req.lang === 'en' ? 'en' : 'zh'], req.lang);
+    }
+    await sql`UPDATE blade_attach SET is_deleted = 1, update_user = ${user.userId}::bigint, update_time = now()
+               WHERE id = ${String(row.id)}::bigint AND tenant_id = ${user.tenantId}`.execute(o.db);
+    o.changed?.();
+    return ok({ name }, M.removed[req.lang === 'en' ? 'en' : 'zh'], req.lang);
+  });
+}
