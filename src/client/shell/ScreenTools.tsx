@@ -1,5 +1,6 @@
 /**
- * The top bar's screen tools (spec 000 §2.5): the help-centre link (a new window), the theme picker (the eleven themes of themes.ts; the current
+ * The top bar's screen tools (spec 000 §2.5): the notice popover (NoticePopover.tsx), the help-centre link (a new
+ * window), the theme picker (the eleven themes of themes.ts; the current
  * one checked; the choice kept in the session and remembered for this user), the screen-zoom dialog (a slider
  * 60–150, default 100, stored locally, applied at once) and the fullscreen toggle (the browser's Fullscreen
  * API; the icon follows the state, Esc included).
@@ -9,6 +10,7 @@ import { Button, Dropdown, Modal, Slider, Space, Typography } from 'antd';
 import { BgColorsOutlined, CheckOutlined, CompressOutlined, ExpandOutlined, QuestionCircleOutlined, ZoomInOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { getSession, updateSession, useSession } from '../runtime/session.js';
+import { NoticePopover } from './NoticePopover.js';
 import { applyZoom, rememberTheme, storeZoom, storedZoom, THEME_NAMES, THEMES, themeOf, ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN } from './themes.js';
 
 /** Chooses the theme `name` for the signed-in user (session + per-user memory). */
@@ -106,6 +108,7 @@ export function HelpLink() {
 export function ScreenTools() {
   return (
     <>
+      <NoticePopover />
       <HelpLink />
       <ThemePicker />
       <ZoomButton />
