@@ -21,6 +21,8 @@
  * whoever holds the link reads that one document until it expires, nothing else; a forged, expired or
  * foreign token is 401 预览链接无效或已过期.
  *
+ * A filled-in .docx is read back into the form by dealWord / dealWordToRedis / getDealWordOfRedis (deal-word.ts).
+ *
  * Templates: the newest enabled record (by update time) of the `documents.templates` resource with
  * `templateKind` = kind in the caller's tenant, whose `file` is an uploaded .docx of that tenant (blade_attach);
  * else the one built from the form (fill.ts). Routes are mounted at start for the schemas then current.
@@ -42,6 +44,7 @@ import { isId } from '../../../shared/contract/ids.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { LocalFileStore } from '../files/storage.js';
 import { documentData, fill, formTemplate } from './fill.js';
+import { migrations, mountDealWord } from './deal-word.js';
 
 type Row = Record<string, unknown>;
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -179,9 +182,14 @@ function mount(app: FastifyInstance, d: Deps, r: Resource): void {
 
 export const module: Module = {
   name: 'documents',
+  migrations,
   routes(app, k) {
     const d: Deps = { db: k.database.db, engine: k.engine, store: new LocalFileStore(path.join(k.config.dataDir, 'files')), key: new TextEncoder().encode(`${loadOrCreateSecrets(k.config.dataDir).jwtKey}:documents`) };
-    for (const r of k.registry.resources.values()) if (r.schema.documents && r.tenantScoped) mount(app, d, r);
+    for (const r of k.registry.resources.values()) {
+      if (!r.schema.documents || !r.tenantScoped) continue;
+      mount(app, d, r);
+      mountDealWord(app, d, r); // dealWord, dealWordToRedis, getDealWordOfRedis (deal-word.ts)
+    }
     // the preview pages (/previewReport …) read any resource's document by the token alone
     app.get('/api/documents/preview', { config: { public: true }, schema: { tags: ['documents'], summary: 'A document by its signed link (no login)' } }, async (req, reply) =>
       send(reply, await preview(d, ((req.query ?? {}) as Row).token), true),
