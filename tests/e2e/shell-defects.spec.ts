@@ -191,6 +191,12 @@ test('12 English labels fit or wrap, never cut, filter bars and date ranges incl
   await page.getByRole('button', { name: 'language' }).click();
   await page.getByRole('menuitem', { name: 'English' }).click();
   await openMenu(page, 'Achievements', 'Theses');
+  // every application stays reachable at 1280 px in English: the tabs shown lie inside the bar, the rest in More
+  const bar = (await page.locator('.kc-app-tabs').boundingBox())!;
+  for (const tab of await page.locator('.kc-app-tabs .kc-app-tab').all()) {
+    const box = (await tab.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(bar.x + bar.width + 1);
+  }
   const search = page.locator('.kc-search');
   await expect(search).toContainText('Thesis title');
   await expect(search).toContainText('Journal / proceedings');

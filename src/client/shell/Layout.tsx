@@ -9,7 +9,7 @@
  * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
  * onboarding dialog and the password reminder (AccountGate, PasswordReminder.tsx).
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import { Avatar, Badge, Button, Dropdown, Layout as AntLayout, Menu, Modal, Space, Tag, type MenuProps } from 'antd';
 import { AppstoreOutlined, DownOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -22,6 +22,7 @@ import { LockButton } from './LockPage.js';
 import { ErrorLogButton } from './ErrorLogButton.js';
 import { MenuSearch } from './MenuSearch.js';
 import { UserMenu } from './UserMenu.js';
+import { fitCount, tabWidth, useElementWidth } from './fit-tabs.js';
 import { ScreenTools } from './ScreenTools.js';
 import { VersionInfo } from './VersionInfo.js';
 import { TagBar } from './TagBar.js';
@@ -68,8 +69,13 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
   // tab and shows no other tab's menu (issue 18 defect 3)
   const activeTab = chain?.[0];
   const byId = useMemo(() => new Map(flatten(menus).map((m) => [m.id, m])), [menus]);
-  const shown = tabs.length > MAX_TABS ? tabs.slice(0, SHOWN_WHEN_MORE) : tabs;
-  const more = tabs.length > MAX_TABS ? tabs.slice(SHOWN_WHEN_MORE) : [];
+  const ruled = tabs.length > MAX_TABS ? tabs.slice(0, SHOWN_WHEN_MORE) : tabs;
+  // and only as many as the bar has room for: the others join 更多应用 (fit-tabs.ts)
+  const nav = useRef<HTMLElement>(null);
+  const room = useElementWidth(nav);
+  const fits = fitCount(ruled.map((m) => tabWidth(menuLabel(m, lang))), room);
+  const shown = ruled.slice(0, fits);
+  const more = [...ruled.slice(fits), ...(tabs.length > MAX_TABS ? tabs.slice(SHOWN_WHEN_MORE) : [])];
 
   const logout = () =>
     Modal.confirm({
@@ -110,7 +116,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
         <div className="kc-logo" onClick={() => navigate('/wel/index')}>
           {t('app.name')}
         </div>
-        <nav className="kc-app-tabs" aria-label="applications">
+        <nav className="kc-app-tabs" aria-label="applications" ref={nav}>
           {shown.map(tabButton)}
           {more.length > 0 && (
             <Dropdown menu={{ items: more.map((m) => ({ key: m.id, label: menuLabel(m, lang), onClick: () => openMenu(m) })) }}>

@@ -17,6 +17,7 @@ import { searchLeaves, type MenuItem } from './menu.js';
 import { pinyinInitials } from './pinyin.js';
 import { usableCount } from './pages.js';
 import { rememberReturn, takeReturn } from './return-to.js';
+import { fitCount, MORE_WIDTH, tabWidth } from './fit-tabs.js';
 import { renderApp, setLang } from '../runtime/test-utils.js';
 import { getSession, updateSession } from '../runtime/session.js';
 import { signInAs } from '../runtime/fixtures.js';
@@ -196,5 +197,17 @@ describe('defect 11: the role chooser', () => {
     expect(view.container.textContent).not.toMatch(/\bkygl\b/);
     act(() => setLang('en'));
     expect(await screen.findByText('Project manager')).toBeTruthy();
+  });
+});
+
+describe('application tabs that do not fit the bar', () => {
+  it('all show when they fit; otherwise as many as leave room for 更多应用, at least one', () => {
+    const widths = ['Research projects', 'Achievements', 'Workbench', 'Duplicate checking', 'Portal'].map(tabWidth);
+    const total = widths.reduce((a, b) => a + b, 0);
+    expect(fitCount(widths, total)).toBe(5);
+    expect(fitCount(widths, 0)).toBe(5); // not measured yet
+    const room = widths[0] + widths[1] + MORE_WIDTH + 10;
+    expect(fitCount(widths, room)).toBe(2);
+    expect(fitCount(widths, 20)).toBe(1);
   });
 });
