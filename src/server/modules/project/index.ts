@@ -12,7 +12,8 @@
  *   companyProjectMoney, expertProject); templates.ts: the Word templates of the project documents (enable,
  *   checkVersion, tree; the documents themselves come from src/server/modules/documents); team.ts: team/list
  *   and annex/clearFile; reports.ts: the reports' myReport and reportexamine/list; task-lists.ts: the intents'
- *   done-list-of-jituan / done-list-of-yuan and the declaration's todoBfList;
+ *   done-list-of-jituan / done-list-of-yuan and the declaration's todoBfList; report-due.ts: reports due by the
+ *   report rules as to-dos of the projects' registrants;
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
@@ -35,6 +36,7 @@ import { migrations } from './migrations.js';
 import { registerDemoProjects } from './demo.js';
 import { registerReportLists } from './reports.js';
 import { registerTaskLists } from './task-lists.js';
+import { registerReportReminders } from './report-due.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
   for (const [i, d] of PROJECT_DICTIONARIES.entries()) {
@@ -94,6 +96,7 @@ export const module: Module = {
     registerTeamAndAnnex(app, k.engine);
     registerReportLists(app, k.engine, k.org);
     registerTaskLists(app, db, k.engine, k.org);
+    registerReportReminders(app, db); // reports due by the report rules become to-dos (hourly)
     registerDemoProjects(app, k); // once ready: the demo tenant's projects, through the API (demo.ts)
   },
   async seed(k) {
