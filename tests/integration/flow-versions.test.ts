@@ -4,13 +4,15 @@
  * named step)"; DESIGN §8). Runs in tenant 100001 (its administrator), whose own deployment of the key
  * `leave` takes over from the platform's shipped file for that tenant only:
  *
- * - a leave started before the tenant's upload keeps the shipped version and its path (5 days → filing);
- *   one started after it runs on the tenant's version; the platform's tenant still starts the shipped one;
+ * - each upload of the key is the tenant's next version; a leave started on the first upload finishes on it
+ *   (one review) after the second is deployed, one started after runs on the second; the platform's tenant is
+ *   untouched;
  * - the tenant's version has two review steps; the second returns the request to the step the reviewer names
  *   (`returnTo`: the first review, or the applicant), the file's gateways routing on it; a name that is no
  *   step, a step with no way back, or `returnTo` with another outcome are refused with the reason and change
  *   nothing; another tenant and a user without the grant cannot touch the task;
- * - once no instance runs on it, the tenant's deployment can be deleted and the shipped file is used again.
+ * - once no instance runs on them, the uploads can be deleted and what was used before is used again (the
+ *   shipped file, or the upload flow-timers.test.ts leaves in the same tenant when the whole suite runs).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
@@ -22,6 +24,15 @@ let kyry: Session; // tenant 000000, researcher
 
 const LEAVE = '/api/blade-desk/process/leave';
 const FLOW = '/api/blade-flow';
+
+const ONE_REVIEW = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:kc="http://kechuang.local/schema/bpmn" id="or" targetNamespace="t">
+  <process id="leave" name="请假流程（一级审核）" isExecutable="true">
+    <startEvent id="applied" /><sequenceFlow id="f1" sourceRef="applied" targetRef="review" />
+    <userTask id="review" name="审核" kc:candidateRoles="administrator" /><sequenceFlow id="f2" sourceRef="review" targetRef="done" />
+    <endEvent id="done" />
+  </process>
+</definitions>`;
 
 const TWO_REVIEWS = `<?xml version="1.0" encoding="UTF-8"?>
 <definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:kc="http://kechuang.local/schema/bpmn" id="tr" targetNamespace="t">
@@ -65,32 +76,41 @@ const complete = (who: Session, taskId: string, outcome: string, extra: Json = {
 describe('versions: running instances finish on theirs', () => {
   let before: { businessId: string; processInstanceId: string };
   let after: { businessId: string; processInstanceId: string };
-  let shippedDef: string;
-  let tenantDeployment: string;
+  let earlierDef: string; // what tenant 100001 started before this file's uploads (the shipped file, or flow-timers.test.ts's upload)
+  const deployments: string[] = [];
 
-  it('a tenant’s upload of the key is its new version; what already runs keeps the shipped one', async () => {
-    before = await startLeave(admin, 5, '上传前');
-    shippedDef = (await instance(before.processInstanceId)).def;
-    const up = await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { category: 'test', files: [{ name: 'leave-two-reviews.bpmn', xml: TWO_REVIEWS }] });
+  const upload = async (name: string, xml: string) => {
+    const last = (await s.kernel.database.pool.query("SELECT coalesce(max(version), 0)::int AS v FROM flow_definition WHERE tenant_id = '100001' AND process_key = 'leave'")).rows[0].v as number;
+    const up = await call(s, admin, 'POST', `${FLOW}/manager/deploy-upload`, { category: 'test', files: [{ name, xml }] });
     expect(up.status, up.body.msg).toBe(200);
-    expect(up.body.data).toMatchObject([{ processKey: 'leave', name: '请假流程（两级审核）', version: 1 }]);
-    tenantDeployment = up.body.data[0].deploymentId;
+    expect(up.body.data).toMatchObject([{ processKey: 'leave', version: last + 1 }]);
+    deployments.push(up.body.data[0].deploymentId);
+    return up.body.data[0] as Json;
+  };
+
+  it('each upload of the key is the tenant’s next version; what already runs finishes on its own', async () => {
+    const probe = await startLeave(admin, 1, '探测');
+    earlierDef = (await instance(probe.processInstanceId)).def;
+    expect((await call(s, admin, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: probe.processInstanceId, deleteReason: '探测' })).status).toBe(200);
+
+    const one = await upload('leave-one-review.bpmn', ONE_REVIEW);
+    before = await startLeave(admin, 5, '上传前');
+    const b = await instance(before.processInstanceId);
+    expect(b).toMatchObject({ def: one.id, current_nodes: ['review'] });
+    const two = await upload('leave-two-reviews.bpmn', TWO_REVIEWS);
+    expect(two.name).toBe('请假流程（两级审核）');
     after = await startLeave(admin, 5, '上传后');
-    const a = await instance(after.processInstanceId);
-    expect(a.def).not.toBe(shippedDef);
-    expect(a.current_nodes).toEqual(['deptCheck']);
-    // the platform's tenant still starts the shipped file
+    expect(await instance(after.processInstanceId)).toMatchObject({ def: two.id, current_nodes: ['deptCheck'] });
+    // the platform's tenant is untouched by tenant 100001's uploads
     const other = await startLeave(kyry, 1, '平台租户');
-    expect((await instance(other.processInstanceId)).def).toBe(shippedDef);
-    // the instance started before goes on along the shipped file: approved with 5 days → the filing
+    expect([one.id, two.id]).not.toContain((await instance(other.processInstanceId)).def);
+    // the instance started before goes on along its own file: one review, then the end
     const [t] = await openTask(before.processInstanceId);
-    expect(t.task_key).toBe('managerApprove');
+    expect(t.task_key).toBe('review');
     const res = await complete(admin, t.id, 'approve');
     expect(res.status, res.body.msg).toBe(200);
-    expect(res.body.data).toMatchObject({ currentNodes: ['hrFile'] });
-    const [filing] = await openTask(before.processInstanceId);
-    expect((await complete(admin, filing.id, 'approve')).body.data).toMatchObject({ status: 'completed' });
-    expect((await instance(before.processInstanceId)).def).toBe(shippedDef);
+    expect(res.body.data).toMatchObject({ status: 'completed' });
+    expect((await instance(before.processInstanceId)).def).toBe(one.id);
   });
 
   it('return to a named step: the reviewer names where the request goes back to', async () => {
@@ -149,11 +169,11 @@ describe('versions: running instances finish on theirs', () => {
     ]);
   });
 
-  it('with nothing running on it, the tenant’s deployment can go; the shipped file is used again', async () => {
-    const del = await call(s, admin, 'POST', `${FLOW}/manager/delete-deployment?deploymentIds=${tenantDeployment}`);
+  it('with nothing running on them, the tenant’s deployments can go; what was used before is used again', async () => {
+    const del = await call(s, admin, 'POST', `${FLOW}/manager/delete-deployment?deploymentIds=${deployments.join(',')}`);
     expect(del.status, del.body.msg).toBe(200);
     const again = await startLeave(admin, 1, '删除后');
-    expect((await instance(again.processInstanceId)).def).toBe(shippedDef);
+    expect((await instance(again.processInstanceId)).def).toBe(earlierDef);
     expect((await call(s, admin, 'POST', `${FLOW}/follow/delete-process-instance`, { processInstanceId: again.processInstanceId, deleteReason: '测试结束' })).status).toBe(200);
   });
 });
