@@ -7,6 +7,9 @@
  * - /project/reportexamine/list: reports under review for research management whose company the review task
  *   names (the subsidiary's and the group's), not once approved; 403 for a declaring unit; another tenant
  *   nothing;
+ * - /project/report examine: research management of the company passes a report under review through its
+ *   process; an unknown outcome refused with the message and nothing changed; a declaring unit 403; once
+ *   passed there is no step left (400); another tenant 404;
  * - /project/report export-word: the report as a .docx filled with its fields (the schema's `documents`);
  *   a bad id 400, another tenant 404, the expert 403;
  * - /project/intent done-list-of-jituan / done-list-of-yuan: an intent of 华北 reviewed by its research
@@ -174,5 +177,29 @@ describe('task book', () => {
     expect((await call(s, other, 'POST', `${api}/bookTotalSave`, { id: approved, researchContent: 'x' })).status).toBe(404);
     expect((await call(s, zj, 'POST', `${api}/bookTotalSave`, { id: approved, researchContent: 'x' })).status).toBe(403);
     expect((await row(approved)).research_content).toBe(content);
+  });
+});
+
+describe('report examine', () => {
+  it('research management examines a report through its process', async () => {
+    const api = '/api/project/report';
+    const rep = await call(s, sbdw, 'POST', `${api}/submit`, { title: `${tag} 年度报告`, projectId: approved, reportKind: '2', reportDate: '2026-11-25', progress: 60, workDone: '完成年度任务。' });
+    expect(rep.status, rep.body.msg).toBe(200);
+    const id = String(rep.body.data.id);
+    expect((await call(s, sbdw, 'POST', `${api}/start-process`, { businessId: id })).status).toBe(200);
+    const run = async () => (await s.kernel.database.pool.query(`SELECT run_status FROM flow_instance WHERE business_type = 'project/report' AND business_id = $1`, [id])).rows[0].run_status;
+    const bad = await call(s, kyglHb, 'POST', `${api}/examine`, { businessId: id, outcome: 'maybe', comment: 'x' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('请选择审核结果');
+    expect((await call(s, sbdw, 'POST', `${api}/examine`, { businessId: id, outcome: 'approve', comment: '自己审' })).status).toBe(403);
+    expect(await run()).toBe('running');
+    expect((await call(s, other, 'POST', `${api}/examine`, { businessId: id, outcome: 'approve' })).status).toBe(404);
+    const done = await call(s, kyglHb, 'POST', `${api}/examine`, { businessId: id, outcome: 'approve', comment: '同意' });
+    expect(done.status, done.body.msg).toBe(200);
+    expect(await run()).not.toBe('running');
+    expect((await records(kyglHb, '/api/project/reportexamine/list')).map((r) => String(r.id))).not.toContain(id);
+    const again = await call(s, kyglHb, 'POST', `${api}/examine`, { businessId: id, outcome: 'approve' });
+    expect(again.status).toBe(400);
+    expect(again.body.msg).toBe('该报告当前没有待审核的步骤');
   });
 });

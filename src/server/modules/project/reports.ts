@@ -7,6 +7,10 @@
  * | ------------------------------------- | --------------------------------------------------------------------------- |
  * | GET /api/project/report/myReport      | page of the reports on the caller's projects (declarations they registered) |
  * |                                       | and of the reports they wrote                                               |
+ * | POST /api/project/report/examine      | `{businessId, outcome: approve / return / reject, comment}`: completes the  |
+ * |                                       | report's open review step as the caller, through the report's own           |
+ * |                                       | complete-task (its checks and answer); 400 请选择审核结果 for another       |
+ * |                                       | outcome, 400 该报告当前没有待审核的步骤 when none is open                    |
  * | GET /api/project/reportexamine/list   | page of the reports under review that the caller's research management may  |
  * |                                       | examine: an open task of their process for role kygl whose candidate        |
  * |                                       | departments hold the caller's department or company (403 without kygl)      |
@@ -16,13 +20,20 @@
  * engine's count cache is per table: reportexamine's `total` may lag a review step by its 5 s at most).
  */
 import type { FastifyInstance } from 'fastify';
+import { sql } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { OrgCache } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
-import { resourceOf } from './routes.js';
+import { readable, resourceOf } from './routes.js';
 
 type Row = Record<string, unknown>;
 export const REPORT = 'project/report';
+
+export const M = {
+  outcome: { zh: '请选择审核结果', en: 'Please choose the result of the review' },
+  noStep: { zh: '该报告当前没有待审核的步骤', en: 'The report has no review step open' },
+};
+const OUTCOMES = ['approve', 'return', 'reject'];
 
 export function registerReportLists(app: FastifyInstance, engine: ResourceEngine, org: OrgCache): void {
   const tags = [REPORT];
@@ -36,6 +47,23 @@ export function registerReportLists(app: FastifyInstance, engine: ResourceEngine
       c.add(`(create_user = ${me}::bigint OR project_id IN (SELECT p.id::text FROM project_baseinfo p WHERE p.tenant_id = ${c.param(user.tenantId)} AND p.create_user = ${me}::bigint AND p.is_deleted = 0))`);
     });
     return ok(page, undefined, req.lang);
+  });
+
+  app.post('/api/project/report/examine', { schema: { tags, summary: 'Examines a report: completes its open review step' } }, async (req, reply) => {
+    const user = req.user!;
+    const b = (req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? req.body : {}) as Row;
+    const rec = await readable(engine, user, REPORT, b.businessId, 'businessId');
+    if (typeof b.outcome !== 'string' || !OUTCOMES.includes(b.outcome)) throw new ApiError(400, M.outcome, undefined, { field: 'outcome' });
+    const task = (await sql<{ id: string }>`SELECT id::text AS id FROM flow_task WHERE tenant_id = ${user.tenantId} AND business_type = ${REPORT} AND business_id = ${String(rec.id)}::bigint
+                                              AND end_time IS NULL AND NOT cancelled AND task_key = 'review' ORDER BY create_time DESC LIMIT 1`.execute(engine.db)).rows[0];
+    if (!task) throw new ApiError(400, M.noStep);
+    // the report's own complete-task, as the caller: the process decides who may (403) and what follows
+    const res = await app.inject({
+      method: 'POST', url: `${resourceOf(engine, REPORT).schema.api}/complete-task`,
+      headers: { 'blade-auth': String(req.headers['blade-auth'] ?? ''), 'accept-language': String(req.headers['accept-language'] ?? '') },
+      payload: { taskId: task.id, outcome: b.outcome, comment: typeof b.comment === 'string' ? b.comment : '' },
+    });
+    return reply.code(res.statusCode).type('application/json; charset=utf-8').send(res.body);
   });
 
   app.get('/api/project/reportexamine/list', { schema: { tags, summary: 'Reports under review the caller may examine' } }, async (req) => {
