@@ -3,7 +3,7 @@
  * basic/supplier; schemas/basic/supplier.json, schemas/flows/supplier-examine.bpmn): a declaring unit registers a
  * company (credit code checked with its GB 32100-2015 check character) and submits the application; research
  * management examines it through the supplierExamine process — a rejection goes back to the applicant, who
- * changes it and submits again; an approved supplier is offered by `select` and can be named as a project's
+ * changes it and submits again; one supplier per credit code in a tenant; an approved supplier is offered by `select` and can be named as a project's
  * partner, an unapproved one cannot. Bad input is refused with its message storing nothing; a role without the
  * grant gets 403; another tenant sees nothing.
  */
@@ -106,6 +106,15 @@ describe('suppliers', () => {
   it('select offers approved suppliers only; a project names an approved supplier as partner, not an unapproved one', async () => {
     const draft = await call(s, sbdw, 'POST', `${API}/submit`, supplier('未审核公司', { creditCode: '91440300708461136T' }));
     draftId = draft.body.data.id;
+    // one supplier per credit code in a tenant (case and blanks aside), also for an edit
+    const dup = await call(s, sbdw, 'POST', `${API}/submit`, supplier('重复登记', { creditCode: '91110000802100433b' }));
+    expect(dup.status).toBe(400);
+    expect(JSON.stringify(dup.body)).toContain('该统一社会信用代码的供应商已登记');
+    expect(await countRows(s, 'basic_supplier', 'company_name = $1', [`${TAG} 重复登记`])).toBe(0);
+    const dupEdit = await call(s, sbdw, 'POST', `${API}/submit`, { ...supplier('未审核公司', { creditCode: '91110000802100433B' }), id: draftId });
+    expect(dupEdit.status).toBe(400);
+    expect((await s.kernel.database.pool.query('SELECT credit_code FROM basic_supplier WHERE id = $1', [draftId])).rows[0].credit_code).toBe('91440300708461136T');
+    expect((await call(s, sbdw, 'POST', `${API}/submit`, { ...supplier('未审核公司', { creditCode: '91440300708461136T' }), id: draftId })).status).toBe(200);
     const sel = await call(s, sbdw, 'GET', `${API}/select`);
     expect(sel.status).toBe(200);
     const ids = (sel.body.data as Json[]).map((r) => r.id);

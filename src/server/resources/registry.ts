@@ -118,6 +118,7 @@ export function checkSchema(schema: unknown): string[] {
   if (s.key && !names.has(s.key)) faults.push(`/key: no field "${s.key}"`);
   if (s.labelField && !known.has(s.labelField)) faults.push(`/labelField: no field "${s.labelField}"`);
   for (const f of Object.keys(s.selectWhere ?? {})) if (!names.has(f)) faults.push(`/selectWhere: no field "${f}"`);
+  for (const [i, u] of (s.unique ?? []).entries()) for (const f of u.fields) if (!names.has(f)) faults.push(`/unique/${i}: no field "${f}"`);
   if ((s.endpoints.includes('tree') || s.endpoints.includes('lazy-tree')) && !s.tree) faults.push('/endpoints: tree endpoints need a "tree" section');
   faults.push(...checkActions(s));
   return faults;

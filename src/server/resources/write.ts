@@ -17,6 +17,7 @@
  * 7. `x-ref` fields: the referenced department, user or record exists, live, in the caller's tenant (and, for a
  *    resource with `selectWhere`, holds those values: only an approved supplier can be named)
  *    (400 <label>不存在);
+ *    `unique` sets: no other live record of the tenant holds the same values (400 with the set's message);
  * 8. module hooks (before/after submit and remove, inside the transaction);
  * 9. `removeGuard` (remove only): refused with the guard's message while live rows of another table (or the
  *    same one: child departments) reference a removed record;
@@ -46,6 +47,7 @@ import type { Resource } from './registry.js';
 import { Conditions, quote, writeOnlyFields } from './query.js';
 import { statusLabel, statusOf } from './status.js';
 import type { FieldFault } from './validate.js';
+import { uniqueFaults } from './unique.js';
 
 type Row = Record<string, unknown>;
 
@@ -226,7 +228,7 @@ async function submitIn(engine: ResourceEngine, r: Resource, user: AuthUser, bod
   keepServerOnly(r, values, existing);
   applyClearRules(rules, values);
   engine.validate(r, values);
-  const faults = [...ruleFaults(rules, values), ...(await refFaults(engine, r, user, values, trx))];
+  const faults = [...ruleFaults(rules, values), ...(await refFaults(engine, r, user, values, trx)), ...(await uniqueFaults(engine, r, user, values, existing, trx))];
   if (faults.length) throw new ValidationError(faults);
   const ctx: SubmitHookContext = { user, resource: r, trx, lang, isNew, record: values, existing: existing ?? undefined };
   for (const h of hooks) await h.beforeSubmit?.(ctx);

@@ -272,6 +272,11 @@ export interface ResourceSchema {
    */
   selectWhere?: Record<string, string | number | boolean>;
   /**
+   * Sets of fields no two live records of a tenant may share (text trimmed, case-insensitive; a set with an empty
+   * value is not checked), each refused with its message on the first field (write.ts `uniqueFaults`).
+   */
+  unique?: Array<{ fields: string[]; message: string; messageEn: string }>;
+  /**
    * Word documents filled from a record (src/server/modules/documents): each `items` kind has its template in
    * `templates` (uploaded .docx, newest enabled of the kind) or one built from the form; `preview` is the public
    * page a signed link opens.
