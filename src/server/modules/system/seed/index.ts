@@ -95,6 +95,9 @@ const buttons = (code: string, name: string, nameEn: string, grants: Record<'vie
 
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
+/** Who applies for suppliers; research management examines; researchers only read (they pick partners in project forms; issue 17). */
+const SUPPLIER_USERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager];
+
 /** Who declares research projects and reads the guides (issue 12). */
 const DECLARERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
@@ -105,6 +108,7 @@ const PROJECT_AREAS: Array<[string, string, string, string, string, string[]]> =
   ['report', '项目报告', 'Project reports', '报告', 'report', DECLARERS],
   ['reportrule', '报告规则', 'Report rules', '报告规则', 'report rule', [ROLE.researchManagement]],
   ['itemchange', '项目变更', 'Project changes', '变更', 'change', DECLARERS],
+  ['itemchangeexamine', '变更审核', 'Change examinations', '变更审核', 'change examination', [ROLE.researchManagement]],
   ['budget', '经费预算', 'Budgets', '预算', 'budget', [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager]],
   ['money', '经费收支', 'Funds', '收支', 'fund entry', [ROLE.researchManagement, ROLE.declaringUnit]],
   ['annex', '项目附件', 'Project documents', '附件', 'document', DECLARERS],
@@ -236,6 +240,8 @@ export const MENUS: MenuSeed[] = [
     code: 'achievement', name: '科技成果', nameEn: 'Achievements', path: '/basic', source: 'TrophyOutlined', grant: ACHIEVERS,
     children: [
       ...ACHIEVEMENT_TYPES.map(achievementMenu),
+      // suppliers (issue 17, schemas/basic/supplier.json): applied for by those who name project partners, examined by research management
+      { code: 'basic_supplier', name: '供应商管理', nameEn: 'Suppliers', path: '/basic/supplier', resource: 'basic/supplier', grant: [...SUPPLIER_USERS, ROLE.researcher], children: buttons('basic_supplier', '供应商', 'supplier', { view: [...SUPPLIER_USERS, ROLE.researcher], add: SUPPLIER_USERS, edit: SUPPLIER_USERS, delete: SUPPLIER_USERS }) },
     ],
   },
   // workflow (modules/flow, issue 11): every role's to-dos and the leave request demo; process administration
@@ -247,6 +253,9 @@ export const MENUS: MenuSeed[] = [
       { code: 'flow_model', name: '流程模型', nameEn: 'Process models', path: '/work/flow/model', resource: 'flow/model', roles: [ROLE.admin], grant: [ROLE.admin] },
       { code: 'flow_deployment', name: '流程部署', nameEn: 'Deployments', path: '/work/flow/deployment', resource: 'flow/deployment', roles: [ROLE.admin], grant: [ROLE.admin] },
       { code: 'flow_follow', name: '流程跟踪', nameEn: 'Running processes', path: '/work/flow/follow', resource: 'flow/instance', roles: [ROLE.admin], grant: [ROLE.admin] },
+      // issue 11: the texts of to-dos (system/todotemplate) and a user's saved inputs (system/userinput, own rows only)
+      { code: 'flow_todotemplate', name: '待办模板', nameEn: 'To-do templates', path: '/work/flow/todotemplate', resource: 'system/todotemplate', roles: [ROLE.admin], grant: [ROLE.admin] },
+      { code: 'work_userinput', name: '常用输入', nameEn: 'My saved inputs', path: '/work/userinput', resource: 'system/userinput', grant: ALL },
     ],
   },
   // duplicate checking (modules/duplicate, issue 15): files, tasks with their results, algorithms
