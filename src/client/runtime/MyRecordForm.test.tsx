@@ -44,5 +44,7 @@ describe('MyRecordForm', () => {
     await screen.findByText('通知公告');
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     expect(await within(item('通知公告')).findByText('请选择正确的接收方式')).toBeTruthy();
+    // and says how many fields need attention (issue 18 defect 6)
+    expect(await screen.findByText('有 1 项需要修改，请查看标红的字段')).toBeTruthy();
   });
 });

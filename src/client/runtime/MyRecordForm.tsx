@@ -5,7 +5,7 @@
  * receives the form's values as the body and answers the saved record. Validation messages are the schema's;
  * a 400's field errors go on the fields (the rest above the form); success says 保存成功.
  */
-import React, { useEffect, useMemo, useState } from 'react';
+import React, { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Spin, message } from 'antd';
 import { createForm, type Form } from '@formily/core';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { ApiError, get, post, type FieldError } from './api.js';
 import { useLang } from './hooks.js';
 import { useResourceSchema } from './schema.js';
 import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors } from './FormBody.js';
+import { invalidCount, revealFirstInvalid } from './reveal-invalid.js';
 
 export interface MyRecordFormProps {
   /** The resource whose form is shown (`system/usermsgsetting`). */
@@ -43,6 +44,7 @@ export function MyRecordForm({ name, load, save }: MyRecordFormProps) {
     };
   }, [load]);
 
+  const body = useRef<HTMLDivElement>(null);
   const submit = async () => {
     if (!form) return;
     setBusy(true);
@@ -54,6 +56,12 @@ export function MyRecordForm({ name, load, save }: MyRecordFormProps) {
       void msg.success(t('rt.saved'));
     } catch (e) {
       if (e instanceof ApiError && e.fields.length) setUnmatched(applyServerErrors(form, e.fields));
+      // how many fields need attention, and the first of them in view with the focus (issue 18 defect 6)
+      const count = invalidCount(form);
+      if (count > 0) {
+        void msg.warning(t('rt.invalidFields', { count }));
+        setTimeout(() => revealFirstInvalid(body.current), 0);
+      }
     } finally {
       setBusy(false);
     }
@@ -61,7 +69,7 @@ export function MyRecordForm({ name, load, save }: MyRecordFormProps) {
 
   if (!form || !prepared) return <Spin aria-label={t('rt.loading')} />;
   return (
-    <div className="kc-my-record">
+    <div className="kc-my-record" ref={body}>
       {holder}
       <UnmatchedErrors errors={unmatched} />
       <FormBody form={form} prepared={prepared} lang={lang} />
