@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import i18n from '../shell/i18n.js';
 import type { FormNode } from '../../shared/schema/types.js';
 import { fieldLabel, localizeSchema, prepareFormSchema } from './schema.js';
-import { createForm } from '@formily/core';
 import { searchParams, searchSchemaOf } from './SearchBar.js';
 import { isBlankCell, renderCell } from './cells.js';
 import { patentSchema, regionSchema } from './fixtures.js';
@@ -102,22 +101,6 @@ describe('prepareFormSchema', () => {
     expect(dt['x-component-props']).toMatchObject({ showTime: true, format: 'YYYY-MM-DD HH:mm:ss' });
     const year = prepareFormSchema({ type: 'string', format: 'year', 'x-component': 'DatePicker' } as FormNode, 'zh') as any;
     expect(year['x-component-props']).toMatchObject({ picker: 'year', format: 'YYYY' });
-  });
-
-  it('checks a field of a shared validator’s format on the form, with the validator’s message in the language', async () => {
-    const node = { type: 'string', format: 'creditCode', 'x-validator': [{ required: true, message: '请输入统一社会信用代码' }] } as FormNode;
-    for (const [lang, bad] of [['zh', '统一社会信用代码校验位错误'], ['en', 'The check character of the unified social credit code is wrong']] as const) {
-      const out = prepareFormSchema(node, lang) as any;
-      expect(out.format).toBeUndefined();
-      const form = createForm();
-      const field = form.createField({ name: 'creditCode', validator: out['x-validator'] });
-      field.setValue('91350100M000100Y44');
-      await field.validate().catch(() => undefined);
-      expect(field.selfErrors).toEqual([bad]);
-      field.setValue('91350100M000100Y43');
-      await field.validate();
-      expect(field.selfErrors).toEqual([]);
-    }
   });
 });
 

@@ -11,15 +11,13 @@
  *   items.
  * - `prepareFormSchema(node, lang)`: what a schema may leave implicit, made explicit for Formily: date pickers
  *   get the picker and value format of the field's `format` (date, date-time, year, month: the server's
- *   formats), fields of a shared validator's format (phone, idcard, creditCode: src/shared/validators) get it as a
- *   rule with its own messages in `lang`, uploads take their `maxItems` as the file count limit, and array sub-forms written as plain fields (`ArrayTable` items with FormItem fields) get their
+ *   formats), uploads take their `maxItems` as the file count limit, and array sub-forms written as plain fields (`ArrayTable` items with FormItem fields) get their
  *   columns, index, remove and add controls (not in a read-only view), on one page.
  * - `fieldNodes(resource)`: data field name → node (layout nodes flattened away), for columns and search.
  * - `fieldLabel(resource, field, lang)`: a column's label (system fields such as createTime included).
  */
 import i18n from 'i18next';
 import { dataFields } from '../../shared/schema/derive.js';
-import { FIELD_FORMATS, formatFault } from '../../shared/validators/index.js';
 import type { FormNode, ResourceSchema } from '../../shared/schema/types.js';
 import { useGet } from './hooks.js';
 import type { Lang } from '../../shared/contract/lang.js';
@@ -171,13 +169,6 @@ export function prepareFormSchema<T>(node: T, lang: Lang, opts: PrepareOptions =
   }
   if (comp === 'ArrayTable') expandArrayTable(out, lang, opts);
   if (comp === 'ArrayItems' || comp === 'ArrayCards') expandArrayList(out, comp, lang, opts);
-  if (typeof out.format === 'string' && Object.hasOwn(FIELD_FORMATS, out.format)) {
-    // the shared validators (phone, idcard, creditCode) say on the form what the server would answer
-    const format = out.format;
-    const rules = out['x-validator'] === undefined ? [] : Array.isArray(out['x-validator']) ? out['x-validator'] : [out['x-validator']];
-    out['x-validator'] = [...rules, (value: unknown) => formatFault(format, value)?.[lang] ?? ''];
-    delete out.format;
-  }
   return out as T;
 }
 
