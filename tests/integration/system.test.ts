@@ -76,6 +76,8 @@ describe('menu/routes', () => {
       ['著作', '/basic/book', 'basic/book', true],
       ['奖励', '/basic/award', 'basic/award', true],
       ['标准', '/basic/standard', 'basic/standard', true],
+      // suppliers (issue 17) sit beside the achievements: researchers read them when naming project partners
+      ['供应商管理', '/basic/supplier', 'basic/supplier', true],
     ]);
   });
 
@@ -144,10 +146,15 @@ describe('menu/buttons', () => {
     expect(status).toBe(200);
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
     // with the Excel export / import buttons (issue 13), whose path names the template
-    const own = codes(body).filter((c) => !c.startsWith('project_'));
+    const own = codes(body).filter((c) => !c.startsWith('project_') && !c.startsWith('basic_supplier'));
     expect(own.sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
-    // the research projects (issue 12): guides read only, declarations written, not removed
-    expect(codes(body).filter((c) => c.startsWith('project_')).sort()).toEqual(['project_baseinfo_add', 'project_baseinfo_edit', 'project_baseinfo_view', 'project_guide_view']);
+    // suppliers: read only (issue 17)
+    expect(codes(body).filter((c) => c.startsWith('basic_supplier'))).toEqual(['basic_supplier_view']);
+    // the research projects (issue 12): guides read only, declarations written, not removed; of the sub-areas, a
+    // researcher writes intents, reports, changes and documents and reads the rest
+    const project = codes(body).filter((c) => c.startsWith('project_'));
+    expect(project).toEqual(expect.arrayContaining(['project_baseinfo_add', 'project_baseinfo_edit', 'project_baseinfo_view', 'project_guide_view', 'project_report_add', 'project_plan_view', 'project_budget_view']));
+    for (const never of ['project_baseinfo_delete', 'project_guide_add', 'project_plan_add', 'project_budget_add', 'project_report_delete', 'project_template_add']) expect(project).not.toContain(never);
     const patent = named(body.data, '专利')!;
     const leaves = patent.children.map((c) => c.code);
     expect(leaves.sort()).toEqual(['patent_add', 'patent_delete', 'patent_edit', 'patent_export', 'patent_import', 'patent_view']);
@@ -158,7 +165,7 @@ describe('menu/buttons', () => {
   it('gives a declaring unit no delete button on any achievement type', async () => {
     const { body } = await call(s, sbdw, 'GET', '/api/blade-system/menu/buttons');
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
-    expect(codes(body).filter((c) => !c.startsWith('project_')).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
+    expect(codes(body).filter((c) => !c.startsWith('project_') && !c.startsWith('basic_supplier')).sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
   });
 
   it('gives the administrator the region buttons too', async () => {

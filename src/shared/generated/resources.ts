@@ -1162,6 +1162,125 @@ export type StandardInput = FromSchema<typeof standardRecordSchema>;
 /** A stored Standard record as the API answers it. */
 export type StandardRecord = StandardInput & SystemFields;
 
+/** 供应商 / Suppliers (basic/supplier, schemas/basic/supplier.json): the record as submitted. */
+export const supplierRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "companyName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "creditCode": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 18,
+      "format": "creditCode"
+    },
+    "legalPerson": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "registeredCapital": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 100000000,
+      "minimum": 0
+    },
+    "contactName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "contactPhone": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 11,
+      "format": "phone"
+    },
+    "email": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100,
+      "format": "email"
+    },
+    "address": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "businessScope": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "qualifications": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "attachments": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "supplierStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2,
+      "enum": [
+        "0",
+        "1",
+        "2",
+        "3",
+        null
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type SupplierInput = FromSchema<typeof supplierRecordSchema>;
+/** A stored Suppliers record as the API answers it. */
+export type SupplierRecord = SupplierInput & SystemFields;
+
 /** 论文 / Thesis (basic/thesis, schemas/basic/thesis.json): the record as submitted. */
 export const thesisRecordSchema = {
   "type": "object",
@@ -2196,7 +2315,8 @@ export const channelRecordSchema = {
         "string",
         "null"
       ],
-      "maxLength": 500
+      "maxLength": 500,
+      "pattern": "^(/[^\\s]*|https?://[^\\s]+)?$"
     },
     "description": {
       "type": [
@@ -2463,14 +2583,16 @@ export const contentRecordSchema = {
         "string",
         "null"
       ],
-      "maxLength": 500
+      "maxLength": 500,
+      "pattern": "^(/[^\\s]*|https?://[^\\s]+)?$"
     },
     "banner": {
       "type": [
         "string",
         "null"
       ],
-      "maxLength": 500
+      "maxLength": 500,
+      "pattern": "^(/[^\\s]*|https?://[^\\s]+)?$"
     },
     "content": {
       "type": [
@@ -3034,6 +3156,72 @@ export type SiteInput = FromSchema<typeof siteRecordSchema>;
 /** A stored Portal sites record as the API answers it. */
 export type SiteRecord = SiteInput & SystemFields;
 
+/** 项目附件 / Project documents (project/annex, schemas/project/annex.json): the record as submitted. */
+export const annexRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "annexKind": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "files": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type AnnexInput = FromSchema<typeof annexRecordSchema>;
+/** A stored Project documents record as the API answers it. */
+export type AnnexRecord = AnnexInput & SystemFields;
+
 /** 项目申报 / Project declaration (project/baseinfo, schemas/project/baseinfo.json): the record as submitted. */
 export const baseinfoRecordSchema = {
   "type": "object",
@@ -3100,6 +3288,20 @@ export const baseinfoRecordSchema = {
         "null"
       ],
       "maxLength": 500
+    },
+    "partnerSuppliers": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 32
+      }
     },
     "leader": {
       "type": [
@@ -3362,6 +3564,99 @@ export type BaseinfoInput = FromSchema<typeof baseinfoRecordSchema>;
 /** A stored Project declaration record as the API answers it. */
 export type BaseinfoRecord = BaseinfoInput & SystemFields;
 
+/** 经费预算 / Budgets (project/budget, schemas/project/budget.json): the record as submitted. */
+export const budgetRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "budgetYear": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2100,
+      "minimum": 2000
+    },
+    "totalBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "items": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "subject": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 32
+          },
+          "amount": {
+            "type": [
+              "number",
+              "null"
+            ],
+            "maximum": 1000000,
+            "minimum": 0
+          },
+          "note": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 200
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BudgetInput = FromSchema<typeof budgetRecordSchema>;
+/** A stored Budgets record as the API answers it. */
+export type BudgetRecord = BudgetInput & SystemFields;
+
 /** 专家评审 / Expert review (project/expert, schemas/project/expert.json): the record as submitted. */
 export const expertRecordSchema = {
   "type": "object",
@@ -3467,6 +3762,13 @@ export const expertRecordSchema = {
         "null"
       ],
       "maxLength": 2000
+    },
+    "deleteReason": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
     }
   },
   "additionalProperties": false
@@ -3578,6 +3880,623 @@ export type GuideInput = FromSchema<typeof guideRecordSchema>;
 /** A stored Project guide record as the API answers it. */
 export type GuideRecord = GuideInput & SystemFields;
 
+/** 项目意向 / Project intents (project/intent, schemas/project/intent.json): the record as submitted. */
+export const intentRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "guideId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectLevel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "leader": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "expectedBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "expectedStart": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "summary": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type IntentInput = FromSchema<typeof intentRecordSchema>;
+/** A stored Project intents record as the API answers it. */
+export type IntentRecord = IntentInput & SystemFields;
+
+/** 项目变更 / Project changes (project/itemchange, schemas/project/itemchange.json): the record as submitted. */
+export const itemchangeRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "changeType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "newEndDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "changeReason": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "beforeContent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "afterContent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ItemchangeInput = FromSchema<typeof itemchangeRecordSchema>;
+/** A stored Project changes record as the API answers it. */
+export type ItemchangeRecord = ItemchangeInput & SystemFields;
+
+/** 变更审核 / Change examinations (project/itemchangeexamine, schemas/project/itemchangeexamine.json): the record as submitted. */
+export const itemchangeexamineRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "itemChangeId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "itemChangeName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "examineResult": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9007199254740991,
+      "minimum": -9007199254740991,
+      "enum": [
+        1,
+        2,
+        3,
+        null
+      ]
+    },
+    "examineDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "opinion": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ItemchangeexamineInput = FromSchema<typeof itemchangeexamineRecordSchema>;
+/** A stored Change examinations record as the API answers it. */
+export type ItemchangeexamineRecord = ItemchangeexamineInput & SystemFields;
+
+/** 经费收支 / Funds (project/money, schemas/project/money.json): the record as submitted. */
+export const moneyRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "moneyType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8,
+      "enum": [
+        "1",
+        "2",
+        null
+      ]
+    },
+    "subject": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "amount": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "occurDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "voucherNo": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 50
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type MoneyInput = FromSchema<typeof moneyRecordSchema>;
+/** A stored Funds record as the API answers it. */
+export type MoneyRecord = MoneyInput & SystemFields;
+
+/** 项目计划 / Project plans (project/plan, schemas/project/plan.json): the record as submitted. */
+export const planRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "planYear": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2100,
+      "minimum": 2000
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "planBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "planContent": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "milestones": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "properties": {
+          "milestone": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 200
+          },
+          "dueDate": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "kc-date"
+          },
+          "deliverable": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "maxLength": 200
+          }
+        },
+        "additionalProperties": false
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type PlanInput = FromSchema<typeof planRecordSchema>;
+/** A stored Project plans record as the API answers it. */
+export type PlanRecord = PlanInput & SystemFields;
+
+/** 项目报告 / Project reports (project/report, schemas/project/report.json): the record as submitted. */
+export const projectReportRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "reportKind": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "reportDate": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date"
+    },
+    "progress": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 100,
+      "minimum": 0
+    },
+    "spentBudget": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000000,
+      "minimum": 0
+    },
+    "workDone": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 4000
+    },
+    "results": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "problems": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "nextPlan": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 2000
+    },
+    "annex": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ProjectReportInput = FromSchema<typeof projectReportRecordSchema>;
+/** A stored Project reports record as the API answers it. */
+export type ProjectReportRecord = ProjectReportInput & SystemFields;
+
+/** 报告规则 / Report rules (project/reportrule, schemas/project/reportrule.json): the record as submitted. */
+export const reportruleRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "reportKind": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "projectLevel": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "basis": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 8,
+      "enum": [
+        "start",
+        "end",
+        null
+      ]
+    },
+    "offsetMonths": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 120,
+      "minimum": -24
+    },
+    "remindDays": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 90,
+      "minimum": 0
+    },
+    "enabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type ReportruleInput = FromSchema<typeof reportruleRecordSchema>;
+/** A stored Report rules record as the API answers it. */
+export type ReportruleRecord = ReportruleInput & SystemFields;
+
 /** IP封禁 / Banned IPs (project/systembanip, schemas/project/systembanip.json): the record as submitted. */
 export const systembanipRecordSchema = {
   "type": "object",
@@ -3649,6 +4568,72 @@ export const systembanipRecordSchema = {
 export type SystembanipInput = FromSchema<typeof systembanipRecordSchema>;
 /** A stored Banned IPs record as the API answers it. */
 export type SystembanipRecord = SystembanipInput & SystemFields;
+
+/** 文书模板 / Document templates (project/template, schemas/project/template.json): the record as submitted. */
+export const templateRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "templateKind": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "version": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 20,
+      "pattern": "^\\d{1,3}(\\.\\d{1,3}){0,2}$"
+    },
+    "enabled": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "file": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 1,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TemplateInput = FromSchema<typeof templateRecordSchema>;
+/** A stored Document templates record as the API answers it. */
+export type TemplateRecord = TemplateInput & SystemFields;
 
 /** 附件管理 / Attachments (resource/attach, schemas/resource/attach.json): the record as submitted. */
 export const attachRecordSchema = {
@@ -5887,7 +6872,7 @@ export type RegionInput = FromSchema<typeof regionRecordSchema>;
 export type RegionRecord = RegionInput & SystemFields;
 
 /** 报表文件 / Report files (system/report, schemas/system/report.json): the record as submitted. */
-export const reportRecordSchema = {
+export const systemReportRecordSchema = {
   "type": "object",
   "properties": {
     "id": {
@@ -5943,9 +6928,9 @@ export const reportRecordSchema = {
   },
   "additionalProperties": false
 } as const;
-export type ReportInput = FromSchema<typeof reportRecordSchema>;
+export type SystemReportInput = FromSchema<typeof systemReportRecordSchema>;
 /** A stored Report files record as the API answers it. */
-export type ReportRecord = ReportInput & SystemFields;
+export type SystemReportRecord = SystemReportInput & SystemFields;
 
 /** 角色管理 / Roles (system/role, schemas/system/role.json): the record as submitted. */
 export const roleRecordSchema = {
@@ -6083,6 +7068,66 @@ export const tenantRecordSchema = {
 export type TenantInput = FromSchema<typeof tenantRecordSchema>;
 /** A stored Tenants record as the API answers it. */
 export type TenantRecord = TenantInput & SystemFields;
+
+/** 待办模板 / To-do templates (system/todotemplate, schemas/system/todotemplate.json): the record as submitted. */
+export const todotemplateRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "code": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64,
+      "pattern": "^task(\\.[A-Za-z_][A-Za-z0-9_.-]*)?$"
+    },
+    "name": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 64
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "enabled": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        1,
+        0,
+        null
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type TodotemplateInput = FromSchema<typeof todotemplateRecordSchema>;
+/** A stored To-do templates record as the API answers it. */
+export type TodotemplateRecord = TodotemplateInput & SystemFields;
 
 /** 顶部菜单 / Top menus (system/topmenu, schemas/system/topmenu.json): the record as submitted. */
 export const topmenuRecordSchema = {
@@ -6359,6 +7404,51 @@ export const userRecordSchema = {
 export type UserInput = FromSchema<typeof userRecordSchema>;
 /** A stored User record as the API answers it. */
 export type UserRecord = UserInput & SystemFields;
+
+/** 常用输入 / My saved inputs (system/userinput, schemas/system/userinput.json): the record as submitted. */
+export const userinputRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "category": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "enum": [
+        "comment",
+        "search",
+        "other",
+        null
+      ]
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9999,
+      "minimum": 0
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 500
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type UserinputInput = FromSchema<typeof userinputRecordSchema>;
+/** A stored My saved inputs record as the API answers it. */
+export type UserinputRecord = UserinputInput & SystemFields;
 
 /** 消息设置 / Message settings (system/usermsgsetting, schemas/system/usermsgsetting.json): the record as submitted. */
 export const usermsgsettingRecordSchema = {
