@@ -17,7 +17,7 @@
  * project/baseinfo records (and write the project's name into their `nameField`), uploads get one file,
  * array sub-forms two rows, booleans alternate, numbers respect minimum / maximum / precision, dates
  * (`format` date, date-time, year, month) advance per row and per field from 2024-01-08, `format` email, phone
- * and idcard give valid addresses, mobile numbers and ID numbers (src/shared/validators), and strings are
+ * idcard and creditCode give valid addresses, mobile numbers, ID numbers and credit codes (src/shared/validators), and strings are
  * the field's title with the row's number (区划名称1, 区划名称1-2 for a child), cut to `maxLength`, or digits
  * (1001 …) for a string stored as a bigint (an id); a field
  * with a `pattern` takes the first candidate that matches: the example of its placeholder (`e.g. …`), that
@@ -26,7 +26,7 @@
  */
 import RandExp from 'randexp';
 import { dataFields, rulesOf } from '../src/shared/schema/derive.js';
-import { idCardCheckChar } from '../src/shared/validators/index.js';
+import { creditCodeCheckChar, idCardCheckChar } from '../src/shared/validators/index.js';
 import type { FormNode, ResourceSchema } from '../src/shared/schema/types.js';
 
 export type Row = Record<string, unknown>;
@@ -174,6 +174,11 @@ export function createFixtures(schemas: ResourceSchema[]) {
         // a valid GB 11643-1999 number: address 110102 (Beijing Xicheng), born on the 15th of a month of 198x, check character computed
         const first17 = `110102198${at.i % 10}${pad2((at.i % 12) + 1)}15${String(101 + at.i).slice(-3)}`;
         return first17 + idCardCheckChar(first17);
+      }
+      case 'creditCode': {
+        // a valid GB 32100-2015 unified social credit code: 91 (enterprise), division 350100, organisation code, check character computed
+        const first17 = `91350100M${String(100001 + at.i * 7).padStart(8, '0')}`;
+        return first17 + creditCodeCheckChar(first17);
       }
     }
     // a string stored as a bigint (an id, often an `x-ref`) is an id: digits
