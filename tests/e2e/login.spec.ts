@@ -48,13 +48,15 @@ test('a user with two roles chooses one on the role page, then sees the home pag
   await expect(page.locator('.kc-header').getByText('项目负责人')).toBeVisible();
 });
 
-test('without a session a page leads to /login; after logging in a reload keeps the session', async ({ page, password }) => {
+test('without a session a page leads to /login; after logging in it opens, and a reload keeps the session', async ({ page, password }) => {
   const captcha = nextCaptcha(page);
   await page.goto('/basic/patent');
   await expect(page).toHaveURL(/\/login$/);
   await submitLogin(page, 'kygl', password, await captcha);
-  await expect(page).toHaveURL(/\/wel\/index$/);
+  // the page that was asked for, not the home page (issue 18 defect 8)
+  await expect(page).toHaveURL(/\/basic\/patent$/);
   await page.reload();
-  await expect(page).toHaveURL(/\/wel\/index$/);
+  await expect(page).toHaveURL(/\/basic\/patent$/);
+  await page.goto('/wel/index');
   await expect(page.getByText('欢迎，李科')).toBeVisible();
 });
