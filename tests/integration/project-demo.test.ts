@@ -58,7 +58,9 @@ describe('demo seed', () => {
     expect(reviews.find((r) => r.project_id === demo.get(4))).toMatchObject({ st: 1, total: 84 });
     const score = (await s.kernel.database.pool.query(`SELECT expert_score::float AS v FROM project_baseinfo WHERE id = $1`, [demo.get(6)])).rows[0].v;
     expect(score).toBe(84);
-    const reports = (await s.kernel.database.pool.query(`SELECT id::text AS id, report_kind AS kind FROM project_report WHERE project_id = $1 AND is_deleted = 0 ORDER BY report_kind`, [demo.get(6)])).rows;
+    // the seed's own reports (other test files may add reports to the same project)
+    const reports = (await s.kernel.database.pool.query(`SELECT r.id::text AS id, r.report_kind AS kind FROM project_report r JOIN project_baseinfo p ON p.id::text = r.project_id
+        WHERE r.project_id = $1 AND r.is_deleted = 0 AND r.title IN (p.name || ' 开题报告', p.name || ' 中期报告') ORDER BY r.report_kind`, [demo.get(6)])).rows;
     expect(reports.map((r) => String(r.kind))).toEqual(['1', '2']);
     const runStatus = async (id: string) => (await s.kernel.database.pool.query(`SELECT run_status FROM flow_instance WHERE business_type = 'project/report' AND business_id = $1`, [id])).rows[0]?.run_status;
     expect(await runStatus(reports[0].id)).toBe('completed');

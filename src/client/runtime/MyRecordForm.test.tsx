@@ -31,7 +31,10 @@ describe('MyRecordForm', () => {
     form();
     await screen.findByText('待办提醒');
     expect((within(item('审核结果')).getByLabelText('短信') as HTMLInputElement).checked).toBe(true);
+    // the stored values are in the form before it is changed (on a loaded machine the answer can come late)
+    await waitFor(() => expect((within(item('待办提醒')).getByLabelText('站内信') as HTMLInputElement).checked).toBe(true));
     fireEvent.click(within(item('待办提醒')).getByLabelText('邮件'));
+    await waitFor(() => expect((within(item('待办提醒')).getByLabelText('邮件') as HTMLInputElement).checked).toBe(true));
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(server.calls(SAVE)).toHaveLength(1));
     expect(server.calls(SAVE)[0].body).toMatchObject({ todo: ['site', 'email'], examine: ['site', 'sms'] });

@@ -103,6 +103,9 @@ function limit(max: number): Transform & { over: boolean } {
     },
   }) as Transform & { over: boolean };
   t.over = false;
+  // the consumer (store.receive) reports the failure and `over` says why; this listener only keeps an error the
+  // stream emits after its consumer stopped listening (the request still writing) from crashing the process
+  t.on('error', () => undefined);
   return t;
 }
 
