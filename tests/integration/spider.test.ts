@@ -315,7 +315,12 @@ describe('spider: schedules (cron/schedule on pg-boss)', () => {
     expect(one.body.data.id).toBe(sid);
     await waitFor(id, (x) => x.taskStatus === 4 && x.rowsCount === 1, 150_000);
     expect(site.hits.get('/detail/1')).toBe(1);
-    const jobs = await call(s, admin, 'GET', `${C}/getJobsBySpriderTask?spiderTaskId=${id}`);
+    // the job row is marked done just after the crawl stored its rows: poll it (bounded) rather than race it
+    let jobs = await call(s, admin, 'GET', `${C}/getJobsBySpriderTask?spiderTaskId=${id}`);
+    for (let i = 0; i < 60 && jobs.body.data?.records?.[0]?.status === 'running'; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      jobs = await call(s, admin, 'GET', `${C}/getJobsBySpriderTask?spiderTaskId=${id}`);
+    }
     expect(jobs.status).toBe(200);
     expect(jobs.body.data.total).toBeGreaterThanOrEqual(1);
     expect(jobs.body.data.records[0]).toMatchObject({ status: 'done', writtenCount: 1 });
