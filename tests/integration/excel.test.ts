@@ -88,6 +88,7 @@ describe('templates', () => {
     const tables = await call(s, admin, 'GET', `${T}/getAllTable`);
     expect(tables.body.data.map((t: Json) => t.tableName)).toContain('basic_patent');
     expect(tables.body.data.map((t: Json) => t.tableName)).not.toContain('blade_tenant'); // platform data
+    for (const own of ['blade_excel_template', 'blade_excel_template_detail', 'blade_report_file']) expect(tables.body.data.map((t: Json) => t.tableName)).not.toContain(own); // schemas with excel: false
     const cols = await call(s, admin, 'GET', `${T}/getTableColumnByTableName?tableName=basic_patent`);
     expect(cols.body.data.find((c: Json) => c.field === 'type')).toMatchObject({ title: '专利类型', dictCode: 'patent_type', required: true });
     expect((await call(s, admin, 'GET', `${T}/getTableColumnByTableName?tableName=blade_user_x`)).status).toBe(404);

@@ -271,6 +271,8 @@ export interface ResourceSchema {
    * `{ "supplierStatus": "2" }`: only approved suppliers are offered where a form picks one (engine.ts `select`).
    */
   selectWhere?: Record<string, string | number | boolean>;
+  /** `false`: Excel templates may not name this resource (src/server/modules/excel/templates.ts `templatable`). */
+  excel?: boolean;
   /**
    * Sets of fields no two live records of a tenant may share (text trimmed, case-insensitive; a set with an empty
    * value is not checked), each refused with its message on the first field (write.ts `uniqueFaults`).

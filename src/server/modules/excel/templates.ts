@@ -50,9 +50,12 @@ export interface LoadedTemplate {
   keys: string[];
 }
 
-/** True when templates may name `r`: a tenant's own data (not platform data, not the template tables). */
+/**
+ * True when templates may name `r`: a tenant's own data — not platform data, and not a resource whose schema says
+ * `excel: false` (the template tables themselves, the report list).
+ */
 export function templatable(r: Resource): boolean {
-  return r.tenantScoped && !r.schema.scope?.platformAdminOnly && !r.schema.scope?.platformSeesAll && r.schema.name !== TEMPLATE && r.schema.name !== DETAIL && r.schema.name !== 'system/report';
+  return r.tenantScoped && !r.schema.scope?.platformAdminOnly && !r.schema.scope?.platformSeesAll && r.schema.excel !== false;
 }
 
 /** The fields of `r` a column may name: not server-only, not write-only. */
