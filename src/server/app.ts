@@ -35,6 +35,8 @@ import { ResourceEngine } from './resources/engine.js';
 import { SchemaStore } from './resources/store.js';
 import { ActionRunner } from './resources/actions.js';
 import { Jobs, registerJobRoutes } from './core/jobs.js';
+import { OutboxDispatcher } from './core/outbox-dispatch.js';
+import { smsProviderFromEnv } from './core/outbox.js';
 import type { Module } from './core/module.js';
 import { module as system } from './modules/system/index.js';
 import { module as basic } from './modules/basic/index.js';
@@ -77,6 +79,8 @@ export interface Kernel {
   reseed(): Promise<void>;
   /** Background jobs (core/jobs.ts): pg-boss and the kc_job status rows; modules `define` their kinds. */
   jobs: Jobs;
+  /** Delivers queued SMS / e-mail after their transaction committed (core/outbox-dispatch.ts). */
+  outbox: OutboxDispatcher;
   close(): Promise<void>;
 }
 
@@ -123,19 +127,22 @@ export async function startKernel(config: ServerConfig, log: (line: string) => v
     const apiLog = new ApiLogWriter(database.db);
     const jobs = new Jobs(database.db, url, config.dataDir, log);
     await jobs.start();
+    const outbox = new OutboxDispatcher(database.db, { sms: smsProviderFromEnv(), log });
+    await outbox.start(channels);
     const purge = setInterval(() => void tokens.purgeExpired().catch(() => undefined), 10 * 60_000);
     purge.unref();
     // NOTIFY kc_schema reloads a published schema at once; this catches up with one a node missed
     const schemaResync = setInterval(() => void schemas.resync().catch(() => undefined), 30_000);
     schemaResync.unref();
     const kernel: Kernel = {
-      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed, jobs,
+      config, database, embedded, registry, schemas, engine, actions, tokens, org, grants, apiLog, listener, channels, seed, jobs, outbox,
       async reseed() {
         for (const m of MODULES) await m.seed?.(kernel);
       },
       async close() {
         clearInterval(purge);
         clearInterval(schemaResync);
+        await outbox.stop();
         await jobs.stop();
         await apiLog.close();
         await listener.end().catch(() => undefined);

@@ -25,6 +25,9 @@ export const CHANNEL = {
   revoked: 'kc_revoked',
   /** A published or rolled-back schema: `<name>`. */
   schema: 'kc_schema',
+  /** Messages queued in `kc_outbox` (core/outbox-dispatch.ts): sent inside the queuing transaction, so it
+   *  arrives only once that transaction committed; the payload is empty. */
+  outbox: 'kc_outbox',
 } as const;
 
 export type ChannelName = (typeof CHANNEL)[keyof typeof CHANNEL];

@@ -11,6 +11,12 @@
  *   recorded (status 2, `error`) and the send fails with 短信发送失败.
  * E-mail goes to the outbox only: an SMTP provider would use nodemailer, which is not installed in this tree.
  *
+ * Two ways out: `send` delivers at once and throws 短信发送失败 when the gateway refused (a verification code:
+ * the user must know); `queue` stores the message as status 0 in the caller's transaction and the dispatcher
+ * (core/outbox-dispatch.ts) delivers it after the commit (a workflow step's SMS / e-mail: a rolled-back step
+ * sends nothing, and a slow gateway never holds the step's locks). Status: 0 queued, 3 being delivered,
+ * 1 stored/delivered, 2 the gateway failed (`error`).
+ *
  * Codes (`SmsCodes`), rules of spec 000 §5 / §9 and DESIGN §8, §11:
  * - 6 digits (crypto.randomInt), stored as a SHA-256 hash; valid 5 minutes (`CODE_TTL_SECONDS`);
  * - per phone and tenant: at most 1 code per 60 s (`RESEND_SECONDS`, the client's countdown) and 10 per
@@ -27,6 +33,7 @@ import crypto from 'node:crypto';
 import { sql, type Db } from './db/index.js';
 import { ApiError } from './envelope.js';
 import { nextId } from './ids.js';
+import { CHANNEL, notify } from './channels.js';
 
 export type Channel = 'sms' | 'email';
 
@@ -109,6 +116,22 @@ export class Outbox {
               VALUES (${id}, ${m.tenantId}, ${m.channel}, ${m.recipient}, ${m.subject ?? null}, ${m.content}, ${provider.name},
                       ${error ? 2 : 1}, ${error})`.execute(this.db);
     if (error) throw new ApiError(400, SMS_MESSAGES.sendFailed);
+    return id;
+  }
+
+  /**
+   * Queues `m` (status 0) through this outbox's database handle — give it the caller's transaction: the row
+   * commits or rolls back with the work that caused it, and the `kc_outbox` notification (delivered only on
+   * commit) wakes the dispatcher (core/outbox-dispatch.ts), which hands it to the gateway afterwards. For
+   * messages that are a side effect of a step (a to-do's SMS / e-mail), never a gateway call inside the
+   * step's transaction. Answers the row's id.
+   */
+  async queue(m: OutMessage): Promise<string> {
+    const provider = m.channel === 'sms' ? this.sms : this.email;
+    const id = nextId();
+    await sql`INSERT INTO kc_outbox (id, tenant_id, channel, recipient, subject, content, provider, status)
+              VALUES (${id}, ${m.tenantId}, ${m.channel}, ${m.recipient}, ${m.subject ?? null}, ${m.content.slice(0, 2000)}, ${provider.name}, 0)`.execute(this.db);
+    await notify(this.db, CHANNEL.outbox, '');
     return id;
   }
 }

@@ -20,6 +20,7 @@ import * as m0007 from './migrations/0007_users.js';
 import * as m0008 from './migrations/0008_roles_menus.js';
 import * as m0009 from './migrations/0009_jobs.js';
 import * as m0012 from './migrations/0012_accounts.js';
+import * as m0013 from './migrations/0013_outbox_queue.js';
 
 const migrations: Record<string, Migration> = {
   '0001_core': m0001,
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0008_roles_menus': m0008,
   '0009_jobs': m0009,
   '0012_accounts': m0012,
+  '0013_outbox_queue': m0013,
 };
 
 /** The migrations a module carries: `{ '0001_name': { up } }`, applied as `<module>/0001_name`. */

@@ -16,8 +16,9 @@
  *   channels for the kind — `todo` for task to-dos, `notice` for notices. `site`: the row is pushed (myPush);
  *   a task to-do without `site` is still listed and counted (it is the user's work) but never pushed, a notice
  *   without `site` is not stored for that user. `sms` / `email`: the title (and content) go to the user's phone
- *   / e-mail through the outbox (core/outbox.ts; a user without one gets nothing there). A gateway's failure
- *   is recorded in the outbox and does not stop the step.
+ *   / e-mail through the outbox (core/outbox.ts; a user without one gets nothing there), queued in the step's
+ *   transaction and delivered after it committed (core/outbox-dispatch.ts); a gateway's failure is recorded
+ *   in the outbox and never touches the step.
  *
  * Endpoints (GET unless said; every one for the signed-in user's own rows in their tenant, nothing else):
  * `list` (paged; `state` 0 open (default) / 1 done, `title` contains, `type`), `detail?id=` (marks it read),
@@ -109,7 +110,11 @@ async function channelsFor(db: Db, tenantId: string, users: string[], kind: stri
   return new Map(users.map((u) => [u, ['site']]));
 }
 
-/** Sends `title` / `content` by SMS and e-mail to the users whose channels ask for them (module comment). */
+/**
+ * Queues `title` / `content` as SMS and e-mail for the users whose channels ask for them (module comment),
+ * through `db` — the caller's transaction: the messages leave after it committed (core/outbox-dispatch.ts),
+ * and a rolled-back step sends nothing.
+ */
 async function sendOut(db: Db, tenantId: string, channels: Map<string, string[]>, title: string, content: string | null): Promise<void> {
   const wanted = [...channels].filter(([, c]) => c.includes('sms') || c.includes('email')).map(([u]) => u);
   if (wanted.length === 0) return;
@@ -121,12 +126,7 @@ async function sendOut(db: Db, tenantId: string, channels: Map<string, string[]>
     const c = channels.get(p.id) ?? [];
     const sends: Array<['sms' | 'email', string | null]> = [['sms', c.includes('sms') ? p.phone : null], ['email', c.includes('email') ? p.email : null]];
     for (const [channel, recipient] of sends) {
-      if (!recipient) continue;
-      try {
-        await outbox.send({ tenantId, channel, recipient, subject: title, content: text });
-      } catch {
-        // recorded in the outbox with the gateway's reason (status 2); the step goes on
-      }
+      if (recipient) await outbox.queue({ tenantId, channel, recipient, subject: title, content: text });
     }
   }
 }
