@@ -41,6 +41,8 @@ export const messages = {
   unknownFilter: { zh: '未知的查询条件: {field}', en: 'Unknown query parameter: {field}' },
   badParam: { zh: '参数 {param} 的值无效', en: 'Invalid value for parameter {param}' },
   missingParam: { zh: '缺少参数 {param}', en: 'Missing parameter {param}' },
+  // the menu panel (src/server/modules/system/menupanel.ts; issue 18)
+  menuPanelNotOpenable: { zh: '所选菜单「{name}」不可用或您无权打开', en: 'The menu “{name}” is not available or you may not open it' },
   badPageSize: { zh: '每页条数只能是 10、30、50、100 或 200', en: 'The page size must be 10, 30, 50, 100 or 200' },
   duplicateKey: { zh: '{label}已存在', en: '{label} already exists' },
   regionParentMissing: { zh: '上级区划不存在', en: 'The parent region does not exist' },

@@ -2,7 +2,7 @@
  * The system area (spec 000 §7, spec 002 §3–§7): menus, departments and dictionary reads (routes.ts), the
  * dictionaries' rules and extra endpoints (dict.ts), regions' derived columns (region.ts), and the schema
  * store's endpoints for the designer (schema-routes.ts), the user administration (users.ts), the ban-IP list
- * (banip.ts), version history (versions.ts), message settings (msgsetting.ts), banners (banners.ts). Seeds live
+ * (banip.ts), version history (versions.ts), message settings (msgsetting.ts), the menu panel (menupanel.ts), banners (banners.ts). Seeds live
  * in seed/ and run from the kernel at start (seed/menu-sync.ts adds new menus to existing databases).
  */
 import type { Module } from '../../core/module.js';
@@ -15,6 +15,7 @@ import { registerMenuModule } from './menus.js';
 import { registerBanIpModule } from './banip.js';
 import { registerVersionModule } from './versions.js';
 import { registerMsgSettingModule } from './msgsetting.js';
+import { registerMenuPanelModule } from './menupanel.js';
 import { registerBannerHooks } from './banners.js';
 import { migrations } from './migrations.js';
 import { syncSeedMenus } from './seed/menu-sync.js';
@@ -42,6 +43,7 @@ export const module: Module = {
     registerBanIpModule(app, k.engine, k.grants); // ban-IP list, unseal, banned logins, automatic bans (banip.ts)
     registerVersionModule(app, k.engine); // version history, startVersion, selectVersion (versions.ts)
     registerMsgSettingModule(app, k.engine); // getMySetting, saveMySetting (msgsetting.ts)
+    registerMenuPanelModule(app, k.engine); // getMyPanel, getDefaultPanel, saveMyPanel, configurationDefaultPanel (menupanel.ts)
     registerBannerHooks(k.engine); // banners (banners.ts)
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);

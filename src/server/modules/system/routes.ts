@@ -17,10 +17,14 @@
  *   `{menuId, rootId, topMenuId}`: its top-level ancestor and the first top menu of the caller's tenant that
  *   holds it (null when none does), so the shell can switch the top bar to the screen being opened.
  * - `GET /api/blade-system/dict/dictionary?code=` and `dict-biz/dictionary?code=` — the entries of a
- *   dictionary: `[{id, parentId, code, dictKey, dictValue, dictValueEn, sort, remark, isSealed}]`.
+ *   dictionary: `[{id, parentId, code, dictKey, dictValue, dictValueEn, sort, remark, isSealed}]`. A system
+ *   dictionary whose top-level row has `isPublic` 1 (help_tip, websiteTip: the help centre is a public route,
+ *   spec 000 §2.2) is read without signing in too; any other dictionary, and every business dictionary (a
+ *   tenant's own), answers an anonymous caller 401. System dictionaries are platform rows: nothing in them is
+ *   one tenant's.
  * Departments (tree, lazy-tree …) are the generic endpoints of schemas/system/dept.json (org.ts adds the rest).
  *
- * All answer in the envelope, need a signed-in user, and read only the caller's tenant (menus are global
+ * All answer in the envelope, need a signed-in user (but for public dictionaries), and read only the caller's tenant (menus are global
  * rows; grants are per role, roles are per tenant).
  */
 import type { FastifyInstance } from 'fastify';
@@ -92,46 +96,83 @@ function rolesFor(user: AuthUser, roleId: unknown): string[] {
   return user.activeRoleIds;
 }
 
-export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
-  /** Keeps the rows inside the subtrees of top menu `topMenuId`'s menus (all rows when none is given). */
-  async function limitToTop(rows: MenuRow[], topMenuId?: string): Promise<MenuRow[]> {
-    if (!topMenuId) return rows;
-    const top = await sql<{ menu_id: string }>`SELECT menu_id FROM blade_top_menu_setting WHERE top_menu_id = ${topMenuId}::bigint`.execute(db);
-    const keep = new Set<string>(top.rows.map((t) => t.menu_id));
-    let grew = true;
-    while (grew) {
-      grew = false;
-      for (const m of rows) {
-        if (!keep.has(m.id) && keep.has(m.parent_id)) {
-          keep.add(m.id);
-          grew = true;
-        }
+/** Keeps the rows inside the subtrees of top menu `topMenuId`'s menus (all rows when none is given). */
+async function limitToTop(db: Db, rows: MenuRow[], topMenuId?: string): Promise<MenuRow[]> {
+  if (!topMenuId) return rows;
+  const top = await sql<{ menu_id: string }>`SELECT menu_id FROM blade_top_menu_setting WHERE top_menu_id = ${topMenuId}::bigint`.execute(db);
+  const keep = new Set<string>(top.rows.map((t) => t.menu_id));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const m of rows) {
+      if (!keep.has(m.id) && keep.has(m.parent_id)) {
+        keep.add(m.id);
+        grew = true;
       }
     }
-    return rows.filter((m) => keep.has(m.id));
   }
+  return rows.filter((m) => keep.has(m.id));
+}
 
-  /** Granted menus (and buttons when `withButtons`) of `roleIds`, with every ancestor of a granted item. */
-  async function grantedMenus(roleIds: string[], withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
-    const r = await sql<MenuRow>`
-      WITH RECURSIVE up AS (
-        SELECT m.id, m.parent_id FROM blade_menu m JOIN blade_role_menu rm ON rm.menu_id = m.id
-         WHERE rm.role_id = ANY(${roleIds}::bigint[]) AND m.is_deleted = 0 AND (${withButtons} OR m.category = 1)
-        UNION
-        SELECT m.id, m.parent_id FROM blade_menu m JOIN up ON m.id = up.parent_id WHERE m.is_deleted = 0
-      )
-      SELECT m.id, m.parent_id, m.code, m.name, m.name_en, m.path, m.source, m.sort, m.category, m.is_open, m.is_enabled, m.roles, m.resource
-        FROM blade_menu m WHERE m.id IN (SELECT id FROM up) ORDER BY m.category, m.sort, m.id`.execute(db);
-    return limitToTop(r.rows, topMenuId);
-  }
+/** Granted menus (and buttons when `withButtons`) of `roleIds`, with every ancestor of a granted item. */
+async function grantedMenus(db: Db, roleIds: string[], withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
+  const r = await sql<MenuRow>`
+    WITH RECURSIVE up AS (
+      SELECT m.id, m.parent_id FROM blade_menu m JOIN blade_role_menu rm ON rm.menu_id = m.id
+       WHERE rm.role_id = ANY(${roleIds}::bigint[]) AND m.is_deleted = 0 AND (${withButtons} OR m.category = 1)
+      UNION
+      SELECT m.id, m.parent_id FROM blade_menu m JOIN up ON m.id = up.parent_id WHERE m.is_deleted = 0
+    )
+    SELECT m.id, m.parent_id, m.code, m.name, m.name_en, m.path, m.source, m.sort, m.category, m.is_open, m.is_enabled, m.roles, m.resource
+      FROM blade_menu m WHERE m.id IN (SELECT id FROM up) ORDER BY m.category, m.sort, m.id`.execute(db);
+  return limitToTop(db, r.rows, topMenuId);
+}
 
-  async function allMenus(withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
-    const rows = await sql<MenuRow>`
-      SELECT id, parent_id, code, name, name_en, path, source, sort, category, is_open, is_enabled, roles, resource
-        FROM blade_menu WHERE is_deleted = 0 AND (${withButtons} OR category = 1) ORDER BY category, sort, id`.execute(db);
-    return limitToTop(rows.rows, topMenuId);
-  }
+async function allMenus(db: Db, withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
+  const rows = await sql<MenuRow>`
+    SELECT id, parent_id, code, name, name_en, path, source, sort, category, is_open, is_enabled, roles, resource
+      FROM blade_menu WHERE is_deleted = 0 AND (${withButtons} OR category = 1) ORDER BY category, sort, id`.execute(db);
+  return limitToTop(db, rows.rows, topMenuId);
+}
 
+/** The menus `roleIds` of `user` are granted (an administrator without grants: all of them). */
+async function menusOfRoles(db: Db, user: AuthUser, roles: string[], withButtons: boolean, top?: string): Promise<MenuRow[]> {
+  const rows = await grantedMenus(db, roles, withButtons, top);
+  return rows.length || !user.isAdmin ? rows : allMenus(db, withButtons, top);
+}
+
+/** The screens among `rows`: enabled menus (category 1) with a path and no sub-menus, in menu-tree order. */
+function screensOf(rows: MenuRow[]): MenuRow[] {
+  const parents = new Set(rows.filter((m) => m.category === 1).map((m) => m.parent_id));
+  const screens = rows.filter((m) => m.category === 1 && m.is_enabled && m.path && !parents.has(m.id));
+  const order = new Map<string, number>();
+  const walk = (nodes: MenuNode[]) => nodes.forEach((n) => (order.set(String(n.id), order.size), walk(n.children)));
+  walk(buildTree(rows));
+  return screens.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+}
+
+/** A menu row as the flat answer of appList (no children). */
+function flatNode(m: MenuRow): Record<string, unknown> {
+  const { children, hasChildren, ...rest } = toNode(m);
+  void children;
+  void hasChildren;
+  return rest;
+}
+
+/**
+ * The screens the active roles of `user` may open (what appList answers, and what the menu panel accepts —
+ * menupanel.ts): granted, enabled menus with a path and no sub-menus, whose `roles` restriction (if any)
+ * names one of the active roles' aliases (spec 000 §2.5 'an item is shown only if it has no role restriction
+ * or the current role is in its roles list'), in menu-tree order; each as appList's flat node.
+ */
+export async function openableScreens(db: Db, user: AuthUser): Promise<Array<Record<string, unknown>>> {
+  const rows = await menusOfRoles(db, user, user.activeRoleIds, false);
+  return screensOf(rows)
+    .filter((m) => !m.roles?.length || m.roles.some((r) => user.activeRoleAliases.includes(r)))
+    .map(flatNode);
+}
+
+export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
   async function menusFor(user: AuthUser, roleId: unknown, withButtons: boolean, topMenuId: unknown): Promise<MenuRow[]> {
     const roles = rolesFor(user, roleId);
     const top = isId(topMenuId) ? topMenuId : undefined;
@@ -140,7 +181,7 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
       const owns = await sql`SELECT 1 FROM blade_top_menu WHERE id = ${top}::bigint AND tenant_id = ${user.tenantId} AND is_deleted = 0`.execute(db);
       if (owns.rows.length === 0) throw new ApiError(404, 'notFound');
     }
-    return grantedMenus(roles, withButtons, top).then(async (rows) => (rows.length || !user.isAdmin ? rows : allMenus(withButtons, top)));
+    return menusOfRoles(db, user, roles, withButtons, top);
   }
 
   app.get('/api/blade-system/menu/routes', { schema: { tags: ['menu'], summary: 'Menu routes of the current role' } }, async (req) => {
@@ -182,13 +223,7 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
   app.get('/api/blade-system/menu/appList', { schema: { tags: ['menu'], summary: 'Granted screens of the current role, flat' } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const rows = await menusFor(req.user!, q.roleId, false, undefined);
-    const parents = new Set(rows.filter((m) => m.category === 1).map((m) => m.parent_id));
-    const screens = rows.filter((m) => m.category === 1 && m.is_enabled && m.path && !parents.has(m.id));
-    const order = new Map<string, number>();
-    const walk = (nodes: MenuNode[]) => nodes.forEach((n) => (order.set(String(n.id), order.size), walk(n.children)));
-    walk(buildTree(rows));
-    screens.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
-    return ok(screens.map((m) => { const { children, hasChildren, ...rest } = toNode(m); void children; void hasChildren; return rest; }), undefined, req.lang);
+    return ok(screensOf(rows).map(flatNode), undefined, req.lang);
   });
 
   app.get('/api/blade-system/menu/top-parentId', { schema: { tags: ['menu'], summary: 'Top-level ancestor and top menu of a menu' } }, async (req) => {
@@ -224,15 +259,19 @@ export function registerSystemRoutes(app: FastifyInstance, db: Db): void {
     const code = (req.query as Record<string, unknown>).code;
     if (code === undefined || code === '') throw new ApiError(400, 'missingParam', { param: 'code' });
     if (typeof code !== 'string' || code.length > 255) throw new ApiError(400, 'badParam', { param: 'code' });
+    // anonymous: only a public system dictionary (business dictionaries are a tenant's own)
+    if (!req.user && table === 'blade_dict_biz') throw new ApiError(401, 'unauthorized');
+    const anonymous = req.user ? sql`` : sql`AND p.is_public = 1`;
     const tenant = table === 'blade_dict_biz' ? sql`AND c.tenant_id = ${req.user!.tenantId} AND p.tenant_id = ${req.user!.tenantId}` : sql``;
     const r = await sql<Record<string, unknown>>`
       SELECT c.id::text AS id, c.parent_id::text AS "parentId", c.code, c.dict_key AS "dictKey", c.dict_value AS "dictValue",
              c.dict_value_en AS "dictValueEn", c.sort, c.remark, c.is_sealed AS "isSealed"
         FROM ${sql.table(table)} c JOIN ${sql.table(table)} p ON p.id = c.parent_id
-       WHERE p.code = ${code} AND p.parent_id = 0 AND p.is_deleted = 0 AND c.is_deleted = 0 ${tenant}
+       WHERE p.code = ${code} AND p.parent_id = 0 AND p.is_deleted = 0 AND c.is_deleted = 0 ${tenant} ${anonymous}
        ORDER BY c.sort, c.id`.execute(db);
+    if (!req.user && !r.rows.length) throw new ApiError(401, 'unauthorized'); // not public (or unknown): sign in
     return ok(r.rows, undefined, req.lang);
   };
-  app.get('/api/blade-system/dict/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a system dictionary' } }, dictionary('blade_dict'));
+  app.get('/api/blade-system/dict/dictionary', { config: { public: true }, schema: { tags: ['dict'], summary: 'Entries of a system dictionary (public dictionaries without login)' } }, dictionary('blade_dict'));
   app.get('/api/blade-system/dict-biz/dictionary', { schema: { tags: ['dict'], summary: 'Entries of a business dictionary' } }, dictionary('blade_dict_biz'));
 }
