@@ -4,7 +4,7 @@
  *
  * A schema asks for a tip with a void node `{ "x-component": "HelpTip", "x-component-props": { "code":
  * "basic_patent" } }` (`kind: "website"` for a website tip). The text is the entry of the system dictionary
- * `help_tip` (or `website_tip`) whose dictKey is the code: the first line of `dictValue` (`dictValueEn` in
+ * `help_tip` (or `websiteTip`) whose dictKey is the code: the first line of `dictValue` (`dictValueEn` in
  * English) is the tip's title, the rest its text; administrators maintain them in 字典管理. An unknown code shows
  * the spec's message. `helpEntries(entries, lang)` is the same reading for the help centre.
  */
@@ -13,7 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { useDict, type DictEntry } from './DictSelect.js';
 
 export const HELP_TIP_DICT = 'help_tip';
-export const WEBSITE_TIP_DICT = 'website_tip';
+export const WEBSITE_TIP_DICT = 'websiteTip';
 
 export const HELP_TIP_TEXTS = {
   'cmp.tip.unknownHelp': { zh: '未找到对应的提示', en: 'No tip found for this key' },

@@ -12,18 +12,21 @@ import { HelpCenterPage } from './HelpCenterPage.js';
 import { HelpTip, helpEntries } from '../components/HelpTip.js';
 import { FakeServer, renderApp, setLang } from '../runtime/test-utils.js';
 import { signInAs } from '../runtime/fixtures.js';
+import { clearSession } from '../runtime/session.js';
 
 const HELP = [
   { id: '1', dictKey: '003', dictValue: '科技成果登记指南\n1. 选择成果类型，点击新增。\n2. 保存后提交审核。', dictValueEn: 'Registering achievements\n1. Pick the kind, click Add.\n2. Save, then submit.' },
   { id: '2', dictKey: 'basic_patent', dictValue: '专利登记说明\n专利名称须与证书一致。', dictValueEn: 'Registering a patent\nThe name must match the certificate.' },
 ];
 
+const TIPS = [{ id: '9', dictKey: 'help_center', dictValue: '找不到答案？\n请联系本单位科研管理人员。', dictValueEn: 'No answer here?\nAsk your research management.' }];
+
 let server: FakeServer;
 beforeEach(() => {
   setLang('zh');
   signInAs('kygl');
   server = new FakeServer().install();
-  server.on('GET', '/api/blade-system/dict/dictionary', (r: { query: Record<string, string> }) => ({ status: 200, json: { code: 200, success: true, data: r.query.code === 'help_tip' ? HELP : [], msg: '' } }));
+  server.on('GET', '/api/blade-system/dict/dictionary', (r: { query: Record<string, string> }) => ({ status: 200, json: { code: 200, success: true, data: r.query.code === 'help_tip' ? HELP : r.query.code === 'websiteTip' ? TIPS : [], msg: '' } }));
 });
 
 describe('help', () => {
@@ -50,6 +53,20 @@ describe('help', () => {
     expect(await screen.findByText('没有匹配的帮助')).toBeTruthy();
   });
 
+  it('opens without a session (a public route): the articles and the website tip come without a token', async () => {
+    clearSession();
+    renderApp(
+      <MemoryRouter initialEntries={['/helpCenter']}>
+        <HelpCenterPage />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByText('科技成果登记指南')).toBeTruthy();
+    expect(await screen.findByText('找不到答案？')).toBeTruthy();
+    const calls = server.calls('/api/blade-system/dict/dictionary');
+    expect(calls.map((c) => c.query.code).sort()).toEqual(['help_tip', 'websiteTip']);
+    for (const c of calls) expect(JSON.stringify(c.headers).toLowerCase()).not.toContain('bearer');
+  });
+
   it("a form's tip shows its article; unknown keys and website codes get the spec's messages; English", async () => {
     const view = renderApp(<HelpTip code="basic_patent" />);
     expect(await screen.findByText('专利登记说明')).toBeTruthy();
@@ -61,6 +78,9 @@ describe('help', () => {
     const website = renderApp(<HelpTip code="x" kind="website" />);
     expect(await screen.findByText('未找到对应code的提示')).toBeTruthy();
     website.unmount();
+    const known = renderApp(<HelpTip code="help_center" kind="website" />);
+    expect(await screen.findByText('请联系本单位科研管理人员。')).toBeTruthy();
+    known.unmount();
     setLang('en');
     renderApp(<HelpTip code="basic_patent" />);
     expect(await screen.findByText('Registering a patent')).toBeTruthy();

@@ -2,7 +2,9 @@
  * The help centre (/helpCenter, spec 000 §2.2: opened in a new window; `?code=003` from help links; issue 18):
  * the help articles of the `help_tip` dictionary (components/HelpTip.tsx `helpEntries`: the first line of an
  * entry is its title, the rest its text), searchable by title and text, the one named by `code` opened and
- * scrolled to. Administrators write the articles in 字典管理 (help_tip).
+ * scrolled to, and the website tip `help_center` below them. Administrators write the articles in 字典管理
+ * (help_tip, websiteTip). The page is public (no login): both dictionaries are public system dictionaries
+ * (`isPublic`, read anonymously through dictionary?code=).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Card, Collapse, Empty, Input, Layout, Typography } from 'antd';
@@ -10,7 +12,7 @@ import { QuestionCircleOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { useDict } from '../components/DictSelect.js';
-import { helpEntries, HELP_TIP_DICT } from '../components/HelpTip.js';
+import { HelpTip, helpEntries, HELP_TIP_DICT } from '../components/HelpTip.js';
 
 export function HelpCenterPage() {
   const { t, i18n } = useTranslation();
@@ -53,6 +55,9 @@ export function HelpCenterPage() {
             <Empty description={t(needle ? 'help.none' : 'help.empty')} />
           )}
         </Card>
+        <div style={{ marginTop: 16 }}>
+          <HelpTip kind="website" code="help_center" />
+        </div>
       </Layout.Content>
     </Layout>
   );

@@ -42,8 +42,10 @@
  * - `honor_grade` adds 金奖 and 银奖: 中国专利奖 (an `honor_product_type`) is graded 金奖/银奖/优秀奖.
  * - `yes_no` is 0 否 / 1 是 (as isSealed). Note BladeX's own yes_no is 1 否 / 2 是 and its menu isOpen uses
  *   it (spec 002: isOpen 2 = new window); the menu form must therefore not take isOpen choices from yes_no.
- * - `help_tip` is seeded as an empty parent: the shell reads help texts as its children (dictKey = tip key,
- *   dictValue = text); the texts are written by administrators, and a missing key shows 未找到对应的提示.
+ * - `help_tip` holds the help articles (dictKey = tip key, dictValue = title line + text): the guide the help
+ *   links open (003) and one per achievement form; administrators add more; a missing key shows 未找到对应的提示.
+ *   `websiteTip` holds the website tips a page schema asks for (HelpTip kind website; a missing code shows
+ *   未找到对应code的提示). Both are public (`isPublic`): the help centre is a public route (spec 000 §2.2).
  * - Not seeded here: BladeX's `flow` (route per dictKey held in each child's remark; the routes are not shown),
  *   the project-source values 1/2/3 and the portal configuration choices 1/2/3 (fixed lists in the forms).
  */
@@ -54,6 +56,7 @@ export interface DictSeed {
   dictValue: string; // Chinese name of the dictionary itself, e.g. '专利类型'
   dictValueEn: string; // English name
   remark?: string; // where the categories come from (standard / law / common practice), Chinese or English
+  isPublic?: 1; // system dictionaries only: readable without signing in (dictionary?code=)
   items: Array<{ dictKey: string; dictValue: string; dictValueEn: string; isSealed?: 0 | 1 }>;
 }
 
@@ -399,6 +402,7 @@ export const systemDictionaries: DictSeed[] = [
     code: 'help_tip',
     dictValue: '帮助提示',
     dictValueEn: 'Help tips',
+    isPublic: 1,
     remark:
       'spec 000 §7：壳层以 dictionary-tree?code=help_tip 读取帮助提示，子项键为提示标识、值为提示内容，由管理员维护；缺失时提示“未找到对应的提示”。值的第一行为标题，其余为正文（帮助中心与表单中的 HelpTip 组件）',
     // the help of the achievement screens (issue 18): key 003 is the guide the help links open (/helpCenter?code=003)
@@ -437,6 +441,26 @@ export const systemDictionaries: DictSeed[] = [
         'basic_standard',
         '标准登记说明\n标准名称、标准编号、标准类别与发布、实施日期须与标准文本一致；请上传标准文本封面，起草人按标准前言中的顺序填写。',
         'Registering a standard\nThe name, number, kind and the publication and effective dates must match the standard; upload its cover and enter the drafters in the order of its foreword.',
+      ),
+    ],
+  },
+  {
+    code: 'websiteTip',
+    dictValue: '网站提示',
+    dictValueEn: 'Website tips',
+    isPublic: 1,
+    remark:
+      'spec 000 §7 “lookups websiteTip and helpTip for tips”：页面模式中 HelpTip（kind website）按 code 显示的网站提示，值的第一行为标题，其余为正文；缺失时提示“未找到对应code的提示”',
+    items: [
+      item(
+        'wel_dashboard',
+        '控制台说明\n这里只统计您本人登记的成果和您的待办：“我的待审核”是已提交、等待本单位科研管理人员审核的成果，“我的已驳回”可按审核意见修改后重新提交。点击待办可直接进入对应页面。',
+        'About the console\nOnly your own achievements and to-dos are counted here: "Mine pending review" are submitted and wait for your unit\'s research management; "Mine rejected" can be corrected and submitted again. Open a to-do to go to its screen.',
+      ),
+      item(
+        'help_center',
+        '找不到答案？\n帮助中心的内容由系统管理员维护。如果这里没有您要的说明，请联系本单位科研管理人员或系统管理员。',
+        'No answer here?\nThe help centre is written by the system administrators. If it does not answer your question, ask your unit\'s research management or an administrator.',
       ),
     ],
   },

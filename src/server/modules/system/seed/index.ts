@@ -414,7 +414,8 @@ async function insertDicts(trx: Db, table: 'blade_dict' | 'blade_dict_biz', dict
   for (const [i, d] of dicts.entries()) {
     const parentId = nextId();
     const base = tenantId ? { tenant_id: tenantId } : {};
-    await trx.insertInto(table).values({ ...base, id: parentId, parent_id: 0, code: d.code, dict_key: '-1', dict_value: d.dictValue, dict_value_en: d.dictValueEn, sort: i + 1, remark: d.remark ?? null, is_sealed: 0 }).execute();
+    const open = d.isPublic ? { is_public: 1 } : {}; // blade_dict only (the column comes from schemas/system/dict.json)
+    await trx.insertInto(table).values({ ...base, ...open, id: parentId, parent_id: 0, code: d.code, dict_key: '-1', dict_value: d.dictValue, dict_value_en: d.dictValueEn, sort: i + 1, remark: d.remark ?? null, is_sealed: 0 }).execute();
     if (d.items.length === 0) continue;
     await trx
       .insertInto(table)
