@@ -12,7 +12,8 @@
  *   plain text, an attachment otherwise; `X-Content-Type-Options: nosniff`).
  *
  * download, downloadZip, getPolicy and the signed PUT it answers: transfer.ts; basic/basicfile getDirPath and
- * operation (the attachments' directory helpers): basicfile.ts.
+ * operation (the attachments' directory helpers): basicfile.ts; the online editor (`onlyoffice/endpoint`):
+ * editor.ts.
  *
  * Checks, all on the server: a signed-in user (401); the extension on the whitelist of `kinds.ts`
  * (400 不支持的文件类型: .exe); the first bytes fitting the extension (400 文件内容与扩展名 .pdf 不符); not empty;
@@ -32,6 +33,8 @@ import { LocalFileStore } from './storage.js';
 import { registerAttachHooks } from './attach.js';
 import { registerTransferRoutes, uploadKey } from './transfer.js';
 import { registerBasicFileRoutes } from './basicfile.js';
+import { registerEditorRoutes } from './editor.js';
+import { FileAccess } from '../../core/file-access.js';
 import { loadOrCreateSecrets } from '../../core/secrets.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 
@@ -48,6 +51,8 @@ export interface FileRoutesOptions {
   maxBytes?: number;
   /** The resource engine: the attachment administration's hooks, and its cached counts dropped on upload. */
   engine?: ResourceEngine;
+  /** Per-file read / edit rules of the online editor (core/file-access.ts); without it the default rule alone. */
+  access?: FileAccess;
 }
 
 /** The upload limit from `UPLOAD_MAX_MB` (whole MiB, ≥ 1), else 50 MiB. */
@@ -149,6 +154,7 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
       changed: () => opts.engine?.changed('blade_attach'), disposition, cleanFileName,
     });
     registerBasicFileRoutes(scope, { db, domain: FILE_DOMAIN, timeZone: opts.timeZone, cleanFileName, changed: () => opts.engine?.changed('blade_attach') });
+    await registerEditorRoutes(scope, { db, store, timeZone: opts.timeZone, maxBytes, access: opts.access ?? new FileAccess(), changed: () => opts.engine?.changed('blade_attach') });
 
     scope.get(`${FILE_DOMAIN}/*`, { schema: { tags: ['files'], summary: 'Download a stored file of the caller’s tenant' } }, async (req, reply) => {
       const user = req.user;
