@@ -2,7 +2,8 @@
  * Expert picking calls of issue 17 (spec 002 §7 project/expert: delete (id, deleteReason), batchSave; list,
  * detail, submit, remove and submitComment are tested in project.test.ts): research management picks several
  * experts at once — all or none —, and deletes a pick with its reason; bad input refused with its message and
- * nothing stored or deleted; 403 without the grant; another tenant finds nothing.
+ * nothing stored or deleted; 403 without the grant; another tenant finds nothing. The expert's own screen (专家评审,
+ * issue 12): the list shows only the picks naming them, with the project's name.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, type Json, type Session, type TestServer, testServer } from './helpers.js';
@@ -59,6 +60,34 @@ describe('project/expert batchSave and delete', () => {
     expect(await countRows(s, 'project_expert', 'project_id = $1 AND is_deleted = 0', [projectId])).toBe(2);
     const list = await call(s, kygl, 'GET', `${API}/list?projectId_equal=${projectId}`);
     expect(list.body.data.records).toHaveLength(2);
+  });
+
+  it('options: the tenant’s users marked expert, for the picking form; 403 without the add grant, another tenant none of ours', async () => {
+    const res = await call(s, kygl, 'GET', `${API}/options`);
+    expect(res.status).toBe(200);
+    const ids = (res.body.data as Json[]).map((u) => u.id);
+    expect(ids).toEqual(expect.arrayContaining([zj.userId, duo.userId]));
+    expect(ids).not.toContain(kyry.userId); // not marked expert
+    expect((res.body.data as Json[]).find((u) => u.id === zj.userId)).toMatchObject({ account: 'zj', name: expect.stringMatching(/^陈专/) });
+    expect((await call(s, sbdw, 'GET', `${API}/options`)).status).toBe(403);
+    expect((await call(s, zj, 'GET', `${API}/options`)).status).toBe(403);
+    const theirs = await call(s, other, 'GET', `${API}/options`);
+    expect((theirs.body.data as Json[] | undefined ?? []).map((u) => u.id)).not.toContain(zj.userId);
+  });
+
+  it('the expert’s 专家评审 lists only the picks naming them, with the project’s name; others 403, another tenant nothing', async () => {
+    const ids = async (who: Session, url: string) => ((await call(s, who, 'GET', url)).body.data?.records as Json[] | undefined ?? []).map((r) => [r.expertId, r.projectName]);
+    // research management (its 评审专家) sees both picks; the expert (their 专家评审, data scope on expert_id) only theirs
+    expect(await ids(kygl, `${API}/list?projectId_equal=${projectId}`)).toEqual(expect.arrayContaining([[zj.userId, `${TAG} 粮堆多场耦合监测`], [duo.userId, `${TAG} 粮堆多场耦合监测`]]));
+    const mine = await ids(zj, `${API}/list?size=200`);
+    expect(mine).toContainEqual([zj.userId, `${TAG} 粮堆多场耦合监测`]);
+    expect(mine.every(([expert]) => expert === zj.userId)).toBe(true);
+    const duoPick = (await q('SELECT id::text AS id FROM project_expert WHERE project_id = $1 AND expert_id = $2 AND is_deleted = 0', [projectId, duo.userId])).rows[0].id;
+    expect((await call(s, zj, 'GET', `${API}/detail?id=${duoPick}`)).status).toBe(404);
+    // the expert reads, never picks
+    expect((await call(s, zj, 'POST', `${API}/submit`, { projectId, expertId: zj.userId })).status).toBe(403);
+    expect((await call(s, sbdw, 'GET', `${API}/list`)).status).toBe(403);
+    expect((await call(s, other, 'GET', `${API}/list?size=200`)).body.data?.records ?? []).toEqual([]);
   });
 
   it('delete needs a reason and keeps it with the deleted pick', async () => {

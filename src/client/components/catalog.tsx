@@ -104,6 +104,7 @@ import { RemoteTable } from './RemoteTable.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
 import { TodoCard, TODO_CARD_TEXTS } from './TodoCard.js';
+import { MenuPanel, MENU_PANEL_TEXTS } from './MenuPanel.js';
 import { HelpTip, HELP_TIP_TEXTS } from './HelpTip.js';
 import { BpmnFileInput, BPMN_FILE_TEXTS } from './BpmnFileInput.js';
 import { DuplicateResult, DUPLICATE_TEXTS } from './DuplicateResult.js';
@@ -773,6 +774,8 @@ registerComponent({ name: 'ExamineTimeline', component: ExamineTimeline, title: 
 registerComponent({ name: 'BpmnViewer', component: BpmnViewer, title: { zh: '流程图', en: 'Process diagram' }, group: 'business', texts: BPMN_TEXTS });
 // the home page's 待办 / 已办 cards: the user's open or done to-dos, their number and the newest (issue 11)
 registerComponent({ name: 'TodoCard', component: TodoCard, title: { zh: '待办卡片', en: 'To-do card' }, group: 'business', texts: TODO_CARD_TEXTS });
+// the home page's shortcut panel: the user's picked screens, with its editor (issue 18, system/menupanel)
+registerComponent({ name: 'MenuPanel', component: MenuPanel, title: { zh: '快捷菜单', en: 'Shortcuts' }, group: 'business', texts: MENU_PANEL_TEXTS });
 registerComponent({ name: 'HelpTip', component: HelpTip, title: { zh: '帮助提示', en: 'Help tip' }, group: 'business', texts: HELP_TIP_TEXTS });
 // BPMN files read in the browser for the process models' upload dialog (sent as JSON to deploy-upload)
 registerComponent({ name: 'BpmnFileInput', component: BpmnFileInput, title: { zh: '流程文件', en: 'Process files' }, group: 'business', texts: BPMN_FILE_TEXTS });

@@ -11,7 +11,9 @@
  *   with a Close button; nothing is sent.
  * - `result: 'download'` fetches the endpoint with the API headers and saves the file (`downloadName`);
  *   `result: 'reveal'` shows the answered rows (or the one answered object) once (generated passwords) in a table with the operation's note
- *   — closing it is the only way back; otherwise the `success` text (default 操作成功) is shown.
+ *   — closing it is the only way back; `result: 'open'` opens the answer's `link` (a same-origin path: a
+ *   document's signed preview page, `<api>/generateReportFile`) in a new window, or in this one when the
+ *   browser blocks it (`openLink`); otherwise the `success` text (default 操作成功) is shown.
  * - Afterwards every cached GET of the resource revalidates and `onDone` is called. A failure keeps the dialog
  *   open: the api client has toasted the server's message, and a 400's field errors go on the dialog's fields.
  */
@@ -26,6 +28,20 @@ import { RevealDialog } from './RevealDialog.js';
 import { useLang, useRevalidate } from './hooks.js';
 import { applyServerErrors, clearServerErrors, FormBody, formSchemaOf, recordOf, UnmatchedErrors } from './FormBody.js';
 import { downloadName, initialValues, operationLabel, resolveRefs, withRowRefs, type OperationContext } from './operations.js';
+
+/**
+ * Opens the `link` of an operation's answer (`{link}`, or the link itself) in a new window, or in this one when
+ * the browser blocks new windows. Only a same-origin path ('/previewTaskBook?token=…') is followed: anything
+ * else (another origin, `//host`, `javascript:`) is ignored. Answers whether a link was followed.
+ */
+export function openLink(answer: unknown): boolean {
+  const link = typeof answer === 'string' ? answer : answer && typeof answer === 'object' ? (answer as Row).link : undefined;
+  if (typeof link !== 'string' || !link.startsWith('/') || link.startsWith('//')) return false;
+  const w = window.open(link, '_blank');
+  if (w) w.opener = null;
+  else window.location.assign(link);
+  return true;
+}
 
 export interface OperationDialogProps {
   resource: ResourceSchema;
@@ -103,7 +119,10 @@ export function OperationDialog({ resource, op, ctx, onClose, onDone }: Operatio
       const answer = form ? await form.submit((values) => send(recordOf(values))) : await send();
       void revalidate(resource.api);
       if (op.result === 'reveal' && answer && typeof answer === 'object') setRevealed(Array.isArray(answer) ? (answer as Row[]) : [answer as Row]);
-      else {
+      else if (op.result === 'open') {
+        openLink(answer);
+        onClose();
+      } else {
         if (op.result !== 'download') void msg.success((lang === 'en' ? op.successEn : op.success) ?? t('rt.action.done'));
         onClose();
       }

@@ -5,7 +5,8 @@
  * Operations and the grant each needs (`requiredCode`), from the schema's `menu` and `permissions`:
  * read (list, page, detail, select, tree) = `permissions.read` ?? the menu code; myList and
  * list-for-myCompany = as read unless given; add / edit / remove = `<menu>_add` / `_edit` / `_delete`
- * (administrators only without a menu); `null` = any signed-in user. Administrators of the tenant pass.
+ * (administrators only without a menu); `null` = any signed-in user; a list of codes = any one of them.
+ * Administrators of the tenant pass.
  *
  * `scope.platformAdminOnly` (tenants, clients, parameters): every operation, reads included, only for
  * administrators of the platform tenant 000000 (403 平台数据只能由平台管理员维护 otherwise).
@@ -23,7 +24,8 @@
  * | scope type              | rows                                                                          |
  * | ----------------------- | ----------------------------------------------------------------------------- |
  * | all                     | every row of the tenant (also: a role with no scope on the resource)          |
- * | own                     | created by the caller (create_user)                                           |
+ * | own                     | created by the caller (create_user), or the scope column naming the caller's  |
+ * |                         | user id when it is a field of the row's own (project/expert's expert_id)      |
  * | ownDept                 | scope column (default create_dept) = the caller's department                  |
  * | ownDeptAndChildren      | scope column within the caller's department and the departments below it     |
  * | ownCompanyAndChildren   | scope column within the caller's company (nearest category-1 dept) and below  |
@@ -53,8 +55,12 @@ export class Access {
     private readonly grants: GrantCache,
   ) {}
 
-  /** The grant code `op` needs on `r`: a code, null (any signed-in user) or administrators only. */
-  requiredCode(r: Resource, op: Operation): string | null | typeof ADMIN_ONLY {
+  /**
+   * The grant code `op` needs on `r`: a code, a list of codes any one of which is enough (a resource read through
+   * two menus: project/expert by research management's 评审专家 and the expert's 专家评审), null (any signed-in
+   * user) or administrators only.
+   */
+  requiredCode(r: Resource, op: Operation): string | string[] | null | typeof ADMIN_ONLY {
     const p = r.schema.permissions ?? {};
     if (op in p) return p[op] ?? null;
     const menu = r.schema.menu;
@@ -87,8 +93,9 @@ export class Access {
     if (user.isAdmin) return user;
     const code = this.requiredCode(r, op);
     if (code === null) return user;
-    if (code === ADMIN_ONLY || !(await this.grants.hasCode(user.activeRoleIds, code))) throw new ApiError(403, 'forbidden');
-    return user;
+    if (code === ADMIN_ONLY) throw new ApiError(403, 'forbidden');
+    for (const c of Array.isArray(code) ? code : [code]) if (await this.grants.hasCode(user.activeRoleIds, c)) return user;
+    throw new ApiError(403, 'forbidden');
   }
 
   /** Adds the live-row, tenant and (unless `withDataScope` is false) data-scope conditions of `r` for `user`. */
@@ -108,9 +115,12 @@ export class Access {
       switch (s.scopeType) {
         case 'all':
           return; // one unrestricted scope lifts the restriction
-        case 'own':
-          ors.push(`create_user = ${cond.param(user.userId)}::bigint`);
+        case 'own': {
+          // the scope column names who the row belongs to when it is a field of its own (project/expert: expert_id); else its registrant
+          const mine = s.scopeColumn && s.scopeColumn !== 'create_dept' && s.scopeColumn !== 'create_user' && r.byColumn.get(s.scopeColumn) ? s.scopeColumn : null;
+          ors.push(mine ? `${quote(mine)}::text = ${cond.param(user.userId)}` : `create_user = ${cond.param(user.userId)}::bigint`);
           break;
+        }
         case 'ownDept':
           ors.push(within(user.deptId ? [user.deptId] : []));
           break;

@@ -5,10 +5,16 @@
  * - picking (generic submit of project/expert; hooks here): the user must be marked expert (blade_user
  *   is_expert, 400 所选用户不是评审专家); an expert of the project's own company must abstain (回避: 400
  *   评审专家与项目申报单位属于同一单位，须回避); an expert is picked once per project (400 该专家已是本项目的评审专家);
- *   expertName and expertUnit are filled from the user. A submitted review is not changed nor removed (400).
+ *   expertName and expertUnit are filled from the user, projectName from the project. A submitted review is not
+ *   changed nor removed (400).
+ * - reading: research management through its menu 评审专家, the expert through 专家评审 (project_expert_todo;
+ *   schema permissions.read lists both) with the data scope seeded in index.ts: only the rows naming them
+ *   (expert_id), where the list's 提交评审意见 scores one.
  * - POST /api/project/expert/delete `id, deleteReason` (query or body; issue 17, spec 002 §7): the remove grant, a
  *   reason (400 请输入删除原因, ≤ 500: 删除原因不能超过500个字符), then the generic logical delete with the reason
  *   kept in delete_reason (a submitted review is not deleted: 400 评审意见已提交，不能修改; another tenant's 404).
+ * - GET /api/project/expert/options: the users of the tenant marked expert, `[{id, name, account}]` (name with
+ *   their organisation) for the picking form (ResourceSelect), with the add grant of project/expert.
  * - POST /api/project/expert/batchSave `[{projectId, expertId, reviewDeadline?}]` or `{projectId, expertIds: [],
  *   reviewDeadline?}` (1–50, 请选择1到50位评审专家): every pick checked as a single submit, in one transaction —
  *   all saved, or none at the first refusal (its message).
@@ -59,7 +65,7 @@ export function registerExpert(app: FastifyInstance, db: Db, engine: ResourceEng
         SELECT coalesce(real_name, name, account) AS name, dept_id::text AS dept, is_expert AS expert FROM blade_user
          WHERE id = ${String(rec.expertId)}::bigint AND tenant_id = ${t} AND is_deleted = 0`.execute(c.trx)).rows[0];
       if (!u || !u.expert) throw new ApiError(400, M.notExpert, undefined, { field: 'expertId' });
-      const p = (await sql<{ dept: string | null }>`SELECT create_dept::text AS dept FROM project_baseinfo WHERE id = ${String(rec.projectId)}::bigint AND tenant_id = ${t}`.execute(c.trx)).rows[0];
+      const p = (await sql<{ dept: string | null; name: string | null }>`SELECT create_dept::text AS dept, name FROM project_baseinfo WHERE id = ${String(rec.projectId)}::bigint AND tenant_id = ${t}`.execute(c.trx)).rows[0];
       const expertCompany = u.dept ? await org.companyOf(t, u.dept) : null;
       const projectCompany = p?.dept ? await org.companyOf(t, p.dept) : null;
       if (expertCompany && expertCompany === projectCompany) throw new ApiError(400, M.avoid, undefined, { field: 'expertId' });
@@ -67,6 +73,7 @@ export function registerExpert(app: FastifyInstance, db: Db, engine: ResourceEng
                               AND is_deleted = 0 AND id <> ${String(c.existing?.id ?? 0)}::bigint`.execute(c.trx);
       if (dup.rows.length) throw new ApiError(400, M.twice, undefined, { field: 'expertId' });
       c.record.expertName = u.name;
+      c.record.projectName = p?.name ?? null; // shown to the expert, who may not read the declarations' list
       const unit = u.dept ? (await sql<{ n: string }>`SELECT dept_name AS n FROM blade_dept WHERE id = ${expertCompany ?? u.dept}::bigint`.execute(c.trx)).rows[0] : undefined;
       c.record.expertUnit = unit?.n ?? null;
     },
@@ -86,6 +93,16 @@ export function registerExpert(app: FastifyInstance, db: Db, engine: ResourceEng
     if ([...reason].length > 500) throw new ApiError(400, M.reasonLong, undefined, { field: 'deleteReason' });
     await engine.remove(res(), user, b.id, req.lang, { deleteReason: reason });
     return ok(true, undefined, req.lang);
+  });
+
+  // the experts research management may pick: users of the tenant marked expert (is_expert), for the picking form
+  app.get('/api/project/expert/options', { schema: { tags: [EXPERT], summary: 'Experts to pick: [{id, name (with their organisation), account}]' } }, async (req) => {
+    const user = await engine.authorize(req.user, res(), 'add');
+    const rows = (await sql<{ id: string; name: string; account: string; unit: string | null }>`
+      SELECT u.id::text AS id, coalesce(u.real_name, u.name, u.account) AS name, u.account, d.dept_name AS unit
+        FROM blade_user u LEFT JOIN blade_dept d ON d.id = u.dept_id AND d.is_deleted = 0
+       WHERE u.tenant_id = ${user.tenantId} AND u.is_deleted = 0 AND u.is_expert IS TRUE ORDER BY u.real_name, u.id LIMIT 1000`.execute(db)).rows;
+    return ok(rows.map((u) => ({ id: u.id, name: u.unit ? `${u.name}（${u.unit}）` : u.name, account: u.account })), undefined, req.lang);
   });
 
   app.post('/api/project/expert/batchSave', { schema: { tags: [EXPERT], summary: 'Pick several experts at once: [{projectId, expertId, reviewDeadline?}] or {projectId, expertIds, reviewDeadline?} — all or none' } }, async (req) => {

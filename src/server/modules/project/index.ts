@@ -17,7 +17,8 @@
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
- *   a subsidiary's research management: its company and below; researchers: their own), and, in the demo
+ *   a subsidiary's research management: its company and below; researchers: their own), the expert's scope
+ *   on project/expert (their own picks, expert_id) when it has none, and, in the demo
  *   tenant 000000 when it has no guide, a published guide;
  * - demo.ts (once the app is ready, tenant 000000 without projects): a project in every state, an expert
  *   review and reports, each step taken by its demo account through the API and the real process.
@@ -28,7 +29,7 @@ import type { Module } from '../../core/module.js';
 import { PROJECT_DICTIONARIES } from './dictionaries.js';
 import { registerDeclarationHooks, PROJECT } from './declaration.js';
 import { registerDeclarationRoutes } from './routes.js';
-import { registerExpert } from './expert.js';
+import { registerExpert, EXPERT } from './expert.js';
 import { registerProjectDashboard } from './dashboard.js';
 import { registerTemplates } from './templates.js';
 import { registerTeamAndAnnex } from './team.js';
@@ -71,6 +72,20 @@ async function seedScopes(db: Db): Promise<void> {
   }
 }
 
+/**
+ * The expert's scope on project/expert (their 专家评审 menu): only the picks naming them (scope type own on the
+ * column expert_id, resources/access.ts), so an expert sees and scores their own reviews and nobody else's.
+ */
+async function seedExpertScope(db: Db): Promise<void> {
+  if ((await sql`SELECT 1 FROM blade_scope_data WHERE resource_code = ${EXPERT} LIMIT 1`.execute(db)).rows.length) return;
+  const menu = (await sql<{ id: string }>`SELECT id::text AS id FROM blade_menu WHERE code = 'project_expert_todo' AND is_deleted = 0 LIMIT 1`.execute(db)).rows[0];
+  if (!menu) return;
+  const id = nextId();
+  await sql`INSERT INTO blade_scope_data (id, menu_id, resource_code, scope_name, scope_column, scope_type) VALUES (${id}::bigint, ${menu.id}::bigint, ${EXPERT}, '本人评审', 'expert_id', 'own')`.execute(db);
+  const roles = await sql<{ id: string }>`SELECT r.id::text AS id FROM blade_role r WHERE r.is_deleted = 0 AND r.role_alias = 'majorManager'`.execute(db);
+  for (const r of roles.rows) await sql`INSERT INTO blade_role_scope (id, scope_category, scope_id, role_id) VALUES (${nextId()}::bigint, 1, ${id}::bigint, ${r.id}::bigint)`.execute(db);
+}
+
 async function seedDemo(db: Db): Promise<void> {
   if ((await sql`SELECT 1 FROM project_guide WHERE tenant_id = '000000' LIMIT 1`.execute(db)).rows.length) return;
   const kygl = (await sql<{ id: string; dept: string }>`SELECT id::text AS id, dept_id::text AS dept FROM blade_user WHERE tenant_id = '000000' AND account = 'kygl' AND is_deleted = 0`.execute(db)).rows[0];
@@ -106,6 +121,7 @@ export const module: Module = {
       const tenants = await sql<{ t: string }>`SELECT tenant_id AS t FROM blade_tenant WHERE is_deleted = 0 ORDER BY tenant_id`.execute(trx);
       for (const { t } of tenants.rows) await seedDictionaries(trx, t);
       await seedScopes(trx);
+      await seedExpertScope(trx);
       await seedDemo(trx);
     });
   },
