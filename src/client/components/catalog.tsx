@@ -106,6 +106,7 @@ import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
 import { TodoCard, TODO_CARD_TEXTS } from './TodoCard.js';
 import { MenuPanel, MENU_PANEL_TEXTS } from './MenuPanel.js';
 import { HelpTip, HELP_TIP_TEXTS } from './HelpTip.js';
+import { TreeList } from './TreeList.js';
 import { BpmnFileInput, BPMN_FILE_TEXTS } from './BpmnFileInput.js';
 import { DuplicateResult, DUPLICATE_TEXTS } from './DuplicateResult.js';
 
@@ -777,6 +778,8 @@ registerComponent({ name: 'TodoCard', component: TodoCard, title: { zh: '待办�
 // the home page's shortcut panel: the user's picked screens, with its editor (issue 18, system/menupanel)
 registerComponent({ name: 'MenuPanel', component: MenuPanel, title: { zh: '快捷菜单', en: 'Shortcuts' }, group: 'business', texts: MENU_PANEL_TEXTS });
 registerComponent({ name: 'HelpTip', component: HelpTip, title: { zh: '帮助提示', en: 'Help tip' }, group: 'business', texts: HELP_TIP_TEXTS });
+// a tree resource's tree beside or above the list of the chosen node's children (the dictionary layouts, spec 000 §2.3)
+registerComponent({ name: 'TreeList', component: TreeList, title: { zh: '树与列表', en: 'Tree and list' }, group: 'business' });
 // BPMN files read in the browser for the process models' upload dialog (sent as JSON to deploy-upload)
 registerComponent({ name: 'BpmnFileInput', component: BpmnFileInput, title: { zh: '流程文件', en: 'Process files' }, group: 'business', texts: BPMN_FILE_TEXTS });
 // a duplicate-check task's result: figures, sources, the two texts side by side with the matches highlighted (issue 15)

@@ -6,7 +6,8 @@
  * component renders anywhere an environment is provided: the app (runtime/env.tsx builds it from the API
  * client and the session), the tests (runtime/test-utils `renderApp`), Storybook (storybook/preview.tsx).
  *
- * - `RendererEnv`: `{ lang, themeColor, request(method, url, options), download(link, name), openRecord?(resource, id) }`.
+ * - `RendererEnv`: `{ lang, themeColor, request(method, url, options), download(link, name), openRecord?(resource, id),
+ *   treeList?(spec) }`.
  * - `RendererEnvProvider`: provides one; `useEnv()` reads it and throws when none is provided (a component
  *   rendered outside the app would otherwise call no server at all, silently).
  * - `useGet(url, params, options)`: swr of `GET url?params` through the environment's API client, keyed by
@@ -55,6 +56,22 @@ export interface RendererEnv {
    * answered). Absent where no runtime renders records; a component then offers no such link.
    */
   openRecord?(resource: string, id: string): void;
+  /**
+   * A tree resource's own screen as a tree of its nodes beside (`horizontal`) or above (`vertical`) the list of
+   * the chosen node's children (runtime/TreeListView.tsx: the dictionary layouts). Absent where no runtime
+   * renders lists.
+   */
+  treeList?(spec: TreeListSpec): React.ReactNode;
+}
+
+/** What `treeList` shows: a resource (`system/dict`) whose schema has `tree` and `lazy-tree`, and where the tree goes. */
+export interface TreeListSpec {
+  resource: string;
+  layout: 'horizontal' | 'vertical';
+  /** Fields of the chosen node a new child starts with besides its parent (e.g. a dictionary's `code`). */
+  inherit?: string[];
+  /** In English, the node field shown instead of the tree label when it holds a value (e.g. `dictValueEn`). */
+  labelEnField?: string;
 }
 
 const EnvContext = createContext<RendererEnv | null>(null);

@@ -23,7 +23,8 @@
  * when none are), row buttons on their row; each opens an OperationDialog (its form, its confirmation, a file
  * download or a once-shown answer); `list.revealOnSave` shows a new record's once-only values (an account's
  * initial password) after the add. `list.sideTree` puts a lazy tree left of the table (the departments of the
- * user list) whose chosen node filters the list. Columns the form does not define take their `title` from the
+ * user list) whose chosen node filters the list; `fixed` filters every request and `defaults` start a new record
+ * (a TreeListView's chosen node: runtime/TreeListView.tsx). Columns the form does not define take their `title` from the
  * column spec (values the list answers beside the record, e.g. a user's roles or lock state).
  *
  * Data: `useGet` keyed by endpoint + params (`${api}/${listEndpoint}`: 'list', 'list-for-myCompany' or
@@ -64,6 +65,10 @@ export interface ListPageProps {
   listEndpoint?: ListEndpoint;
   /** True when the current role holds the button `code` (`patent_add` ...); absent = everything shown. */
   can?: (code: string) => boolean;
+  /** Filters sent with every request (e.g. `{ parentId_equal: '12' }`: the node chosen in a TreeListView). */
+  fixed?: Record<string, string>;
+  /** Values a new record starts with (the chosen node as the parent, and what it passes down). */
+  defaults?: Record<string, unknown>;
 }
 
 type Page = ContractPage<Row>;
@@ -78,7 +83,7 @@ interface Query {
 type Op = 'add' | 'edit' | 'remove' | 'view';
 const CODE_SUFFIX: Record<Op, string> = { add: 'add', edit: 'edit', remove: 'delete', view: 'view' };
 
-export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPageProps) {
+export function ListPage({ resource: given, listEndpoint = 'list', can, fixed, defaults }: ListPageProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const resource = useMemo(() => withStatusList(given), [given]);
@@ -94,7 +99,7 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
   const onSearch = useCallback((params: Record<string, string>) => setQuery((q) => ({ ...q, params, current: 1 })), []);
   const sideTree = resource.list?.sideTree;
   const [side, setSide] = useState<string | undefined>();
-  const filters = sideTree && side ? { ...query.params, [sideTree.param]: side } : query.params;
+  const filters = { ...(sideTree && side ? { ...query.params, [sideTree.param]: side } : query.params), ...fixed };
   const searching = Object.keys(filters).length > 0;
   const treeMode = !!resource.tree && resource.endpoints.includes('lazy-tree') && !searching;
   const endpoint = resource.endpoints.includes(listEndpoint) ? listEndpoint : 'list';
@@ -249,7 +254,7 @@ export function ListPage({ resource: given, listEndpoint = 'list', can }: ListPa
       <SearchBar key={lang} resource={resource} lang={lang} onSearch={onSearch} />
       <Space style={{ marginBottom: 12 }}>
         {toolbar.includes('add') && allowed('add') && (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, initialValues: treeMode && tree.parentField ? { [tree.parentField]: tree.root } : undefined })}>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing({ open: true, initialValues: treeMode && tree.parentField ? { [tree.parentField]: tree.root } : defaults })}>
             {t('rt.add')}
           </Button>
         )}

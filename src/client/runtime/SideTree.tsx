@@ -2,7 +2,8 @@
  * SideTree: the tree beside a list (`schema.list.sideTree`, shared/schema/types.ts `SideTreeSpec`), e.g. the
  * departments left of the user list. Nodes come level by level from `GET url?<parentParam>=<value>` (the
  * generic `lazy-tree` answer: `{id, value, title, hasChildren}`); the roots are the children of `rootValue`
- * (default '0'); a single root opens at once. Choosing a node calls `onSelect(value)`; choosing it again clears the choice (`undefined`).
+ * (default '0'); a single root opens at once. Choosing a node calls `onSelect(value, record)` (the node's record as
+ * lazy-tree answered it); choosing it again clears the choice (`undefined`). `labelEnField` names the English label.
  * A search box filters the loaded nodes by title.
  */
 import React, { useEffect, useMemo, useState } from 'react';
@@ -19,9 +20,16 @@ interface LazyNode {
   hasChildren?: boolean;
 }
 
-type Node = TreeDataNode & { title: string; children?: Node[] };
+type Node = TreeDataNode & { title: string; children?: Node[]; record?: Record<string, unknown> };
 
-const toNode = (n: LazyNode): Node => ({ key: String(n.value ?? n.id), title: String(n.title), isLeaf: !n.hasChildren });
+type LazyRecord = LazyNode & Record<string, unknown>;
+
+const toNode = (n: LazyRecord, labelEn: string | undefined): Node => ({
+  key: String(n.value ?? n.id),
+  title: String((labelEn && n[labelEn]) || n.title),
+  isLeaf: !n.hasChildren,
+  record: n,
+});
 
 function attach(nodes: Node[], key: React.Key, children: Node[]): Node[] {
   return nodes.map((n) => (n.key === key ? { ...n, children } : n.children ? { ...n, children: attach(n.children, key, children) } : n));
@@ -40,17 +48,31 @@ function filtered(nodes: Node[], text: string): Node[] {
 export interface SideTreeProps {
   spec: SideTreeSpec;
   value?: string;
-  onSelect: (value: string | undefined) => void;
+  /** The chosen node's value and its record as lazy-tree answered it (undefined when the choice is cleared). */
+  onSelect: (value: string | undefined, record?: Record<string, unknown>) => void;
+  /** In English, the node field to show instead of `title` when it holds a value (e.g. `dictValueEn`). */
+  labelEnField?: string;
 }
 
-export function SideTree({ spec, value, onSelect }: SideTreeProps) {
+/** The node `key` among `nodes` (depth first). */
+function findNode(nodes: Node[], key: string): Node | undefined {
+  for (const n of nodes) {
+    if (n.key === key) return n;
+    const below = n.children ? findNode(n.children, key) : undefined;
+    if (below) return below;
+  }
+  return undefined;
+}
+
+export function SideTree({ spec, value, onSelect, labelEnField }: SideTreeProps) {
   const { t } = useTranslation();
   const lang = useLang();
   const [nodes, setNodes] = useState<Node[]>([]);
   const [text, setText] = useState('');
   const [expanded, setExpanded] = useState<React.Key[]>([]);
   const parentParam = spec.parentParam ?? 'parentId';
-  const load = (parent: string) => get<LazyNode[]>(spec.url, { [parentParam]: parent }).then((rows) => (Array.isArray(rows) ? rows.map(toNode) : []));
+  const labelEn = lang === 'en' ? labelEnField : undefined;
+  const load = (parent: string) => get<LazyRecord[]>(spec.url, { [parentParam]: parent }).then((rows) => (Array.isArray(rows) ? rows.map((n) => toNode(n, labelEn)) : []));
 
   useEffect(() => {
     let gone = false;
@@ -84,7 +106,7 @@ export function SideTree({ spec, value, onSelect }: SideTreeProps) {
           const children = await load(String(node.key));
           setNodes((all) => attach(all, node.key, children));
         }}
-        onSelect={(keys) => onSelect(keys.length ? String(keys[0]) : undefined)}
+        onSelect={(keys) => (keys.length ? onSelect(String(keys[0]), findNode(nodes, String(keys[0]))?.record) : onSelect(undefined))}
       />
     </Card>
   );

@@ -8,13 +8,15 @@
  * - `RuntimeEnvProvider`: provides `apiEnv` for the current session (a new environment when the language or
  *   the theme changes, so components re-render in the new language), and hosts the record a component asked
  *   to see (`openRecord(resource, id)`: the resource's schema from the schema endpoint, its DetailView over
- *   the page, one at a time). The shell's App, the test helpers' `renderApp` and Storybook's preview render
+ *   the page, one at a time), and renders a tree resource's tree-and-list screen (`treeList`: TreeListView).
+ *   The shell's App, the test helpers' `renderApp` and Storybook's preview render
  *   everything inside it.
  */
 import React, { useCallback, useMemo, useState } from 'react';
 import { RendererEnvProvider, type EnvRequestOptions, type RendererEnv } from '../components/env.js';
 import { request as apiRequest } from './api.js';
 import { DetailView } from './DetailView.js';
+import { TreeListView } from './TreeListView.js';
 import { downloadFile } from './download.js';
 import { useResourceSchema } from './schema.js';
 import { useSession } from './session.js';
@@ -22,6 +24,7 @@ import { useSession } from './session.js';
 /** The environment over the API client, for `lang` and `themeColor`. */
 export function apiEnv(lang: 'zh' | 'en', themeColor: string, openRecord?: RendererEnv['openRecord']): RendererEnv {
   return {
+    treeList: (spec) => <TreeListView key={`${spec.resource}:${spec.layout}`} {...spec} />,
     lang,
     themeColor,
     request<T>(method: 'GET' | 'POST', url: string, options: EnvRequestOptions = {}) {

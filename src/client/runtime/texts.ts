@@ -81,4 +81,9 @@ export const runtimeTexts: Texts = {
   'rt.selectExactlyOne': { zh: '请选择一条数据', en: 'Please select exactly one record' },
   'rt.reveal.noted': { zh: '我已记下', en: 'I have noted it' },
   'rt.sideTree.search': { zh: '输入关键字过滤', en: 'Filter by name' },
+  // the tree-and-list screens (TreeListView: the dictionary layouts)
+  'rt.treeList.chooseLeft': { zh: '请在左侧选择字典', en: 'Choose a dictionary on the left' },
+  'rt.treeList.chooseAbove': { zh: '请在上方选择字典', en: 'Choose a dictionary above' },
+  'rt.treeList.itemsOf': { zh: '「{{name}}」的字典项', en: 'Entries of “{{name}}”' },
+  'rt.treeList.noTree': { zh: '该资源不是树形数据', en: 'This resource is not a tree' },
 };

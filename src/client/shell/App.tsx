@@ -2,8 +2,10 @@
  * The app: providers (antd theme and locale following the session, SWR, the renderer environment through
  * which the registry components reach the API client: runtime/env.tsx) and the routes with the access rules
  * of spec 000 §2.1–2.4:
- * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*, and the document
- *   previews /previewReport, /previewTaskBook, /previewAcceptReport (a signed link, no login);
+ * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*, /helpCenter,
+ *   /userAgent, /test, /test/index, and the document previews /previewReport, /previewTaskBook,
+ *   /previewAcceptReport (a signed link, no login);
+ * - `/dict-horizontal/index`, `/dict-vertical/index`: the page schemas of those paths (PathPage);
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
  * - `/work/process/<name>/form|handle|detail/…` → the process pages of the flow resource on that menu path
@@ -39,6 +41,7 @@ const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomeP
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
 const MenuPage = lazy(() => import('./pages.js').then((m) => ({ default: m.MenuPage })));
 const ConsolePage = lazy(() => import('./pages.js').then((m) => ({ default: m.ConsolePage })));
+const PathPage = lazy(() => import('./PathPage.js').then((m) => ({ default: m.PathPage })));
 const HelpCenterPage = lazy(() => import('./HelpCenterPage.js').then((m) => ({ default: m.HelpCenterPage })));
 const UserAgentPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.UserAgentPage })));
 const TestPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.TestPage })));
@@ -90,8 +93,8 @@ export const router = createBrowserRouter([
   { path: '/login', element: <LoginRoute /> },
   { path: '/home', element: <RequireAuth role={false}><RoleSelectPage /></RequireAuth> },
   { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
-  // the help centre: full page, no tab (spec 000 §2.2; its articles are read with the session)
-  { path: '/helpCenter', element: <RequireAuth role={false}><HelpCenterPage /></RequireAuth> },
+  // the help centre: public, full page, no tab (spec 000 §2.2; its articles are a public system dictionary)
+  { path: '/helpCenter', element: <HelpCenterPage /> },
   // public diagnostic pages (spec 000 §2.2)
   { path: '/userAgent', element: <UserAgentPage /> },
   { path: '/test', element: <TestPage /> },
@@ -113,6 +116,8 @@ export const router = createBrowserRouter([
     children: [
       { path: '/userCenter/userinfo', element: <UserInfoPage />, errorElement: routeError },
       { path: '/wel/dashboard', element: <ConsolePage />, errorElement: routeError },
+      // the two dictionary layouts (spec 000 §2.3): page schemas schemas/_pages/dict-horizontal.json, dict-vertical.json
+      ...['/dict-horizontal/index', '/dict-vertical/index'].map((path) => ({ path, element: <PathPage path={path} />, errorElement: routeError })),
       // a flow resource's start / handle / detail pages (spec 000 §2.3: /work/process/leave/form|handle|detail)
       { path: '/work/process/:process/:mode/*', element: <FlowProcessPage />, errorElement: routeError },
       { path: '*', element: <MenuPage />, errorElement: routeError },

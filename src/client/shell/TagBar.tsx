@@ -13,6 +13,7 @@ import { mutate } from 'swr';
 import { updateSession, useSession, type Tag } from '../runtime/session.js';
 import { findByPath, type MenuItem } from './menu.js';
 import { shellTexts } from './texts.js';
+import { pageForPath } from '../runtime/menu-pages.js';
 
 export const HOME_PATH = '/wel/index';
 
@@ -47,6 +48,7 @@ export function TagBar({ menus }: { menus: MenuItem[] }) {
       if (m) tags = [...tags, { value: path, label: m.name, labelEn: m.nameEn ?? undefined }];
       else if (path.startsWith('/userCenter')) tags = [...tags, { value: path, label: shellTexts['user.info'].zh, labelEn: shellTexts['user.info'].en }];
       else if (path === CONSOLE_PATH) tags = [...tags, { value: path, label: shellTexts['user.dashboard'].zh, labelEn: shellTexts['user.dashboard'].en }];
+      else if (pageForPath(path)) tags = [...tags, { value: path, label: pageForPath(path)!.title, labelEn: pageForPath(path)!.titleEn }];
     }
     if (tags !== s.tags) updateSession({ tags });
   }, [path, menus, s.tags]);
