@@ -2,17 +2,18 @@
 /**
  * Themes, zoom and fullscreen of the top bar (spec 000 §2.5, §3.1, §9; issue 18): the eleven themes as antd
  * tokens and layout colours, the choice kept in the session and remembered per user; the zoom slider 60–150
- * stored locally and applied; the root font rule; the fullscreen toggle through the Fullscreen API.
+ * stored locally and applied; the root font rule; the fullscreen toggle through the Fullscreen API; the
+ * information-portal link (the tenant's site in a new window, a choice of several, a message when none).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { theme } from 'antd';
-import { FullscreenButton, ThemePicker, ZoomButton } from './ScreenTools.js';
+import { FullscreenButton, PORTAL_LINK_API, PortalLink, ThemePicker, ZoomButton } from './ScreenTools.js';
 import { antdThemeOf, applyZoom, rememberedTheme, rootFontSize, storeZoom, storedZoom, THEME_NAMES, THEMES, themeOf, themeVariables, ZOOM_KEY } from './themes.js';
-import { renderApp, setLang } from '../runtime/test-utils.js';
+import { ok, renderApp, setLang } from '../runtime/test-utils.js';
 import { getSession, updateSession } from '../runtime/session.js';
-import { signInAs } from '../runtime/fixtures.js';
+import { baseServer, signInAs } from '../runtime/fixtures.js';
 
 beforeEach(() => {
   setLang('zh');
@@ -97,5 +98,42 @@ describe('fullscreen', () => {
     act(() => void document.dispatchEvent(new Event('fullscreenchange')));
     fireEvent.click(await screen.findByRole('button', { name: '退出全屏' }));
     expect(exit).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('information-portal link', () => {
+  const site = (id: string, title: string) => ({ id, title, path: `/site/${id}`, url: null });
+
+  it('opens the tenant’s portal site in a new window; several sites are a choice', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    const server = baseServer();
+    let sites = [site('71', '科创门户')];
+    server.on('GET', PORTAL_LINK_API, () => ok(sites));
+    const first = renderApp(<PortalLink />);
+    await waitFor(() => expect(server.calls(PORTAL_LINK_API)).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: '信息门户' }));
+    await waitFor(() => expect(open).toHaveBeenCalledWith('/site/71', '_blank', 'noopener'));
+    first.unmount();
+    sites = [site('71', '科创门户'), site('72', '成果展示')];
+    renderApp(<PortalLink />);
+    await waitFor(() => expect(server.calls(PORTAL_LINK_API)).toHaveLength(2));
+    await new Promise((r) => setTimeout(r, 0));
+    fireEvent.click(screen.getByRole('button', { name: '信息门户' }));
+    fireEvent.click(await screen.findByText('成果展示'));
+    expect(open).toHaveBeenLastCalledWith('/site/72', '_blank', 'noopener');
+    open.mockRestore();
+  });
+
+  it('says so when the tenant has no portal (English)', async () => {
+    setLang('en');
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    const server = baseServer();
+    server.on('GET', PORTAL_LINK_API, () => ok([]));
+    renderApp(<PortalLink />);
+    await waitFor(() => expect(server.calls(PORTAL_LINK_API)).toHaveLength(1));
+    fireEvent.click(screen.getByRole('button', { name: 'Information portal' }));
+    expect(await screen.findByText('Your organisation has no information portal yet')).toBeTruthy();
+    expect(open).not.toHaveBeenCalled();
+    open.mockRestore();
   });
 });

@@ -1,13 +1,16 @@
 /**
- * The top bar's screen tools (spec 000 §2.5): the notice popover (NoticePopover.tsx), the help-centre link (a new
- * window), the theme picker (the eleven themes of themes.ts; the current
+ * The top bar's screen tools (spec 000 §2.5): the notice popover (NoticePopover.tsx), the information-portal link
+ * (the tenant's public portal site /site/{id} in a new window — a choice when it has several, 本单位尚未建立信息门户
+ * when none; GET /api/portal/site/portalLink), the help-centre link (a new window), the theme picker (the eleven themes of themes.ts; the current
  * one checked; the choice kept in the session and remembered for this user), the screen-zoom dialog (a slider
  * 60–150, default 100, stored locally, applied at once) and the fullscreen toggle (the browser's Fullscreen
  * API; the icon follows the state, Esc included).
  */
 import { useEffect, useState } from 'react';
-import { Button, Dropdown, Modal, Slider, Space, Typography } from 'antd';
-import { BgColorsOutlined, CheckOutlined, CompressOutlined, ExpandOutlined, QuestionCircleOutlined, ZoomInOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Modal, Slider, Space, Typography, message } from 'antd';
+import { BgColorsOutlined, CheckOutlined, CompressOutlined, ExpandOutlined, GlobalOutlined, QuestionCircleOutlined, ZoomInOutlined } from '@ant-design/icons';
+import useSWR from 'swr';
+import { get } from '../runtime/api.js';
 import { useTranslation } from 'react-i18next';
 import { getSession, updateSession, useSession } from '../runtime/session.js';
 import { NoticePopover } from './NoticePopover.js';
@@ -104,11 +107,42 @@ export function HelpLink() {
   );
 }
 
+/** A site the portal link may open (GET /api/portal/site/portalLink). */
+export interface PortalSite {
+  id: string;
+  title: string;
+  path: string;
+  url: string | null;
+}
+
+export const PORTAL_LINK_API = '/api/portal/site/portalLink';
+
+/**
+ * The information-portal link (spec 000 §2.5): the public pages of the tenant's portal site in a new window
+ * (on this server, /site/{id}); with several sites a menu of them; with none, 本单位尚未建立信息门户.
+ */
+export function PortalLink() {
+  const { t } = useTranslation();
+  const s = useSession();
+  const { data } = useSWR(s.token ? [PORTAL_LINK_API, s.tenantId] : null, () => get<PortalSite[]>(PORTAL_LINK_API, undefined, { silent: true }));
+  const openSite = (site: PortalSite) => window.open(site.path, '_blank', 'noopener');
+  const label = t('portal.link');
+  const button = (onClick?: () => void) => <Button type="text" icon={<GlobalOutlined />} aria-label={label} title={label} onClick={onClick} data-testid="portal-link" />;
+  if (data && data.length > 1) {
+    return <Dropdown trigger={['click']} menu={{ items: data.map((site) => ({ key: site.id, label: site.title, onClick: () => openSite(site) })) }}>{button()}</Dropdown>;
+  }
+  return button(() => {
+    if (data?.[0]) openSite(data[0]);
+    else void message.info(t('portal.none'));
+  });
+}
+
 /** The tools together, for the top bar. */
 export function ScreenTools() {
   return (
     <>
       <NoticePopover />
+      <PortalLink />
       <HelpLink />
       <ThemePicker />
       <ZoomButton />

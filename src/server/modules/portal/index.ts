@@ -11,7 +11,8 @@
  *   publishing flow's handler; routes.ts: the calls beyond the generic ones and the access statistics;
  *   public.ts: the public pages (no login, released content only, counted; a site's domain leads to it) with
  *   public-files.ts (the released content's files without login); gpt.ts: searchByGPT;
- *   download.ts: downLoadAchievement (the chosen contents with their attachments as a .zip);
+ *   download.ts: downLoadAchievement (the chosen contents with their attachments as a .zip); portal-link.ts: where
+ *   the top bar's information-portal link leads (the tenant's sites);
  * - records.ts: journal, CNKI and portal records (schemas with `portalRecord`: portal/journal, portal/cnki,
  *   portal/record) — deleteAll, deleteRuplicate, export-to-portal(-one); import.ts with cnki.ts: import-qikan
  *   (journal catalogue workbooks, CNKI RefWorks / EndNote / NoteExpress exports) as a job, and its status.
@@ -23,6 +24,7 @@ import { registerPortalHooks } from './hooks.js';
 import { registerImportRoutes } from './import.js';
 import { migrations } from './migrations.js';
 import { registerPublicPages } from './public.js';
+import { registerPortalLink } from './portal-link.js';
 import { registerPublicFiles } from './public-files.js';
 import { registerPublicComments } from './public-comments.js';
 import { registerRecordRoutes } from './records.js';
@@ -38,6 +40,7 @@ export const module: Module = {
     registerPublicComments(app, db, (table) => k.engine.changed(table));
     registerPortalHooks({ db, engine: k.engine, org: k.org, actions: k.actions, siteChanged: () => pages.domainsChanged() });
     registerPortalRoutes(app, { db, engine: k.engine, grants: k.grants });
+    registerPortalLink(app, db); // the top bar's information-portal link (portal-link.ts)
     registerGptRoutes(app, { db, engine: k.engine });
     registerDownloadRoute(app, { db, engine: k.engine, dataDir: k.config.dataDir });
     registerRecordRoutes(app, { db, engine: k.engine });
