@@ -105,6 +105,8 @@ describe('versions', () => {
     expect(r.body.msg).toBe('保存成功');
     expect(r.body.data).toMatchObject({ fileId: doc.attachId, version: 2, size: V2.length, restoredFrom: null });
     expect((await current(kyry, doc.link)).equals(V2)).toBe(true);
+    // the browser may not keep the old bytes of the link: the download is revalidated on every use
+    expect((await call(s, kyry, 'GET', doc.link)).res.headers['cache-control']).toBe('private, no-cache');
     const h = (await call(s, kyry, 'GET', `${B}/file-history?fileId=${doc.attachId}`)).body.data;
     expect(h.currentVersion).toBe(2);
     expect(h.history.map((x: Json) => [x.version, x.size, x.createUserName, x.current])).toEqual([[2, V2.length, '刘研', true], [1, V1.length, '刘研', false]]);

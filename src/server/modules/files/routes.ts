@@ -173,7 +173,8 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
         .header('content-length', String(file.size))
         .header('content-disposition', disposition(kind?.inline ?? false, row.original_name))
         .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=86400')
+        // revalidated on every use: the online editor replaces a document's bytes under the same name (editor.ts)
+        .header('cache-control', 'private, no-cache')
         .send(file.stream);
     });
   });
