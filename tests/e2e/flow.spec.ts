@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { badged, button, dialog, expect, formItem, login, openMenu, test } from './fixtures.js';
+import { badged, button, dialog, expect, formItem, login, openMenu, sessionHeaders, test } from './fixtures.js';
 import type { Locator, Page } from '@playwright/test';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -106,4 +106,29 @@ test('an uploaded process runs a leave request that research management approves
   await expect(viewer.locator('.djs-element.kc-bpmn-done[data-element-id="hrFile"]')).toHaveCount(0);
   await expect(viewer).toContainText('李科');
   await expect(viewer).toContainText('同意，注意交接');
+});
+
+test('a to-do on the home page opens its own handling page: the request, the diagram and the handling form', async ({ page, password }) => {
+  const reason = `首页待办${Date.now().toString(36)}`;
+  await login(page, 'kyry', password);
+  const started = await page.request.post('/api/blade-desk/process/leave/start-process', {
+    headers: await sessionHeaders(page),
+    data: { startTime: '2026-12-30 09:00:00', endTime: '2026-12-30 18:00:00', days: 1, reason },
+  });
+  expect(started.status()).toBe(200);
+  await logout(page);
+  await login(page, 'kygl', password);
+  await page.goto('/wel/index');
+  const card = page.getByTestId('todo-card-0');
+  await expect(card.getByText(reason)).toBeVisible({ timeout: 20_000 });
+  // the newest to-do is this one: follow it
+  await card.locator('.ant-list-item', { hasText: reason }).getByRole('link').click();
+  await expect(page).toHaveURL(/\/work\/todo\/\d+$/);
+  await expect(page.getByText(reason)).toBeVisible();
+  await expect(page.getByTestId('bpmn-viewer')).toBeVisible();
+  await page.getByText('同意', { exact: true }).click();
+  const done = page.waitForResponse((r) => r.url().includes('/api/blade-desk/process/leave/complete-task'));
+  await page.getByRole('button', { name: /确\s*定/ }).click();
+  expect((await done).status()).toBe(200);
+  await expect(page.getByText('办理成功')).toBeVisible();
 });

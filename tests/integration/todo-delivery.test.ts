@@ -119,3 +119,21 @@ describe('message settings decide what reaches whom', () => {
     expect(msgs.find((m) => m.title === title)).toMatchObject({ type: 2, content: '明日停电检修' });
   });
 });
+
+describe('a task’s to-do leads to its handling page', () => {
+  it('detail names the instance and whether the task is open; another user or tenant gets 404', async () => {
+    const reason = `办理页${tag}`;
+    const instanceId = await startLeave(reason);
+    const mine = await todoOf(kygl, reason);
+    expect(mine).toBeDefined();
+    const open = await call(s, kygl, 'GET', `/api/basic/todo/detail?id=${mine!.id}`);
+    expect(open.status, open.body.msg).toBe(200);
+    expect(open.body.data).toMatchObject({ businessType: 'flow/leave', processInstanceId: instanceId, taskOpen: true });
+    expect((await call(s, kyry, 'GET', `/api/basic/todo/detail?id=${mine!.id}`)).status).toBe(404);
+    expect((await call(s, other, 'GET', `/api/basic/todo/detail?id=${mine!.id}`)).status).toBe(404);
+    const done = await call(s, kygl, 'POST', `${LEAVE}/complete-task`, { taskId: open.body.data.taskId, outcome: 'approve', comment: '' });
+    expect(done.status, done.body.msg).toBe(200);
+    const closed = await call(s, kygl, 'GET', `/api/basic/todo/detail?id=${mine!.id}`);
+    expect(closed.body.data).toMatchObject({ processInstanceId: instanceId, taskOpen: false, state: 1 });
+  });
+});

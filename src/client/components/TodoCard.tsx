@@ -1,7 +1,8 @@
 /**
  * TodoCard (issue 11 'Home': 待办 and 已办 cards with counts and the newest items; spec 000 §2 /wel/index): the
  * signed-in user's open (`state` 0, 待办) or done (`state` 1, 已办) to-dos — how many there are and the newest
- * `size` of them (title, subject, time); an item with a screen (`path`) opens it.
+ * `size` of them (title, subject, time); a task's item opens its handling page, another with a screen (`path`)
+ * opens that (`todoHref`).
  *
  * Data: `GET /api/basic/todo/list?state=&current=1&size=` (flow/todo.ts: the caller's own rows in their tenant,
  * `{records, total}`), refreshed every `refreshMs` (default 15 s, the to-do poll of spec 000 §4).
@@ -20,6 +21,7 @@ export const TODO_LIST_ENDPOINT = '/api/basic/todo/list';
 export interface TodoItem {
   id: string;
   title: string;
+  taskId?: string | null;
   businessName?: string | null;
   path?: string | null;
   createTime?: string | null;
@@ -51,10 +53,11 @@ export function TodoCard({ state = 0, size = 5, refreshMs = 15_000 }: TodoCardPr
           dataSource={data.records}
           renderItem={(item) => {
             const title = state === 0 && item.isRead === 0 ? <Badge status="processing" text={item.title} /> : item.title;
+            const href = todoHref(item);
             return (
               <List.Item key={item.id} extra={<Typography.Text type="secondary">{item.createTime ?? ''}</Typography.Text>}>
                 <List.Item.Meta
-                  title={inRouter && item.path ? <Link to={item.path}>{title}</Link> : title}
+                  title={inRouter && href ? <Link to={href}>{title}</Link> : title}
                   description={item.businessName ?? null}
                 />
               </List.Item>
@@ -64,6 +67,16 @@ export function TodoCard({ state = 0, size = 5, refreshMs = 15_000 }: TodoCardPr
       )}
     </div>
   );
+}
+
+/**
+ * Where a to-do leads: a process task's to-do to its own handling page `/work/todo/<id>` (shell/TodoTaskPage:
+ * the record, its diagram and the handling form of that task), anything else to its screen `path`; null when it
+ * has neither (a text-only notice).
+ */
+export function todoHref(item: { id: string; taskId?: string | null; path?: string | null }): string | null {
+  if (item.taskId) return `/work/todo/${item.id}`;
+  return item.path || null;
 }
 
 /** The component's UI texts (registered with it in catalog.tsx). */

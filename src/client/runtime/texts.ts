@@ -29,6 +29,7 @@ export const runtimeTexts: Texts = {
   'rt.flow.submit': { zh: '提交', en: 'Submit' },
   'rt.flow.started': { zh: '已提交', en: 'Submitted' },
   'rt.flow.handle': { zh: '办理', en: 'Handle' },
+  'rt.flow.taskClosed': { zh: '该任务已办理', en: 'This task has been handled' },
   'rt.flow.outcome': { zh: '办理结果', en: 'Outcome' },
   'rt.flow.outcomeRequired': { zh: '请选择办理结果', en: 'Please choose the outcome' },
   'rt.flow.outcomes.approve': { zh: '同意', en: 'Approve' },

@@ -9,7 +9,8 @@
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
  * - `/work/process/<name>/form|handle|detail/…` → the process pages of the flow resource on that menu path
- *   (FlowProcessPage: spec 000 §2.3 routes of the leave request);
+ *   (FlowProcessPage: spec 000 §2.3 routes of the leave request); `/work/todo/<id>` → a process task's to-do,
+ *   handled on its record (TodoTaskPage);
  * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
  */
 import { StrictMode, Suspense, useEffect, type ReactNode } from 'react';
@@ -46,6 +47,7 @@ const HelpCenterPage = lazy(() => import('./HelpCenterPage.js').then((m) => ({ d
 const UserAgentPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.UserAgentPage })));
 const TestPage = lazy(() => import('./DiagnosticsPages.js').then((m) => ({ default: m.TestPage })));
 const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({ default: m.FlowProcessPage })));
+const TodoTaskPage = lazy(() => import('./TodoTaskPage.js').then((m) => ({ default: m.TodoTaskPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
@@ -120,6 +122,8 @@ export const router = createBrowserRouter([
       ...['/dict-horizontal/index', '/dict-vertical/index'].map((path) => ({ path, element: <PathPage path={path} />, errorElement: routeError })),
       // a flow resource's start / handle / detail pages (spec 000 §2.3: /work/process/leave/form|handle|detail)
       { path: '/work/process/:process/:mode/*', element: <FlowProcessPage />, errorElement: routeError },
+      // a process task's to-do: its record and handling form, whatever the resource (TodoTaskPage)
+      { path: '/work/todo/:id', element: <TodoTaskPage />, errorElement: routeError },
       { path: '*', element: <MenuPage />, errorElement: routeError },
     ],
   },

@@ -87,7 +87,8 @@ function StartForm({ resource, base }: { resource: ResourceSchema; base: string 
   );
 }
 
-function RecordView({ resource, processInstanceId, businessId, taskId }: { resource: ResourceSchema; processInstanceId: string; businessId: string; taskId?: string }) {
+/** A record of a flow resource read-only with its diagram, and with `taskId` the handling form (module comment). */
+export function RecordView({ resource, processInstanceId, businessId, taskId }: { resource: ResourceSchema; processInstanceId: string; businessId: string; taskId?: string }) {
   const { t } = useTranslation();
   const lang = useLang();
   const navigate = useNavigate();

@@ -7,7 +7,8 @@
  *   children'), which the application tabs and the sidebar show as badges.
  * - `PushNotifier`: `GET /api/basic/todo/myPush` polled every 15 s (the server answers at most 10 messages not
  *   pushed before and marks them pushed); each is shown bottom right for 10 s, 3 s after the previous one, with
- *   a 立即前往 / Go now link to its path when it has one. Failed polls are ignored (spec 000 §8).
+ *   a 立即前往 / Go now link where it leads (`todoHref`: a task's handling page, else its path). Failed polls are
+ *   ignored (spec 000 §8).
  */
 import React, { useEffect, useRef } from 'react';
 import { App, Button } from 'antd';
@@ -16,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { get } from '../runtime/api.js';
 import { useSession } from '../runtime/session.js';
+import { todoHref } from '../components/TodoCard.js';
 
 export const COUNT_URL = '/api/basic/todo/countNumber';
 export const PUSH_URL = '/api/basic/todo/myPush';
@@ -54,6 +56,7 @@ interface PushMessage {
   title?: string | null;
   description?: string | null;
   path?: string | null;
+  taskId?: string | null;
 }
 
 /** Shows the pushed messages (see the module comment); renders nothing itself. */
@@ -72,7 +75,7 @@ export function PushNotifier() {
       messages.forEach((m, i) => {
         const timer = window.setTimeout(() => {
           if (gone) return;
-          const path = m.path;
+          const path = todoHref(m);
           notification.info({
             key: `push-${m.id}`,
             placement: 'bottomRight',

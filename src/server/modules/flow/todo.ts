@@ -21,7 +21,8 @@
  *   in the outbox and never touches the step.
  *
  * Endpoints (GET unless said; every one for the signed-in user's own rows in their tenant, nothing else):
- * `list` (paged; `state` 0 open (default) / 1 done, `title` contains, `type`), `detail?id=` (marks it read),
+ * `list` (paged; `state` 0 open (default) / 1 done, `title` contains, `type`), `detail?id=` (marks it read; a
+ * task's to-do also answers `processInstanceId` and `taskOpen`, what its handling page /work/todo/<id> needs),
  * `myTodo` (newest open to-dos, `size` ≤ 50), `myMessage` (newest notices), `myTodoPath` (`[{path, count}]` of
  * open to-dos), `countNumber` (`{path: count}` of open to-dos, the menus' `todoNumber`: the shell sums a
  * parent's children), `myPush` (at most 10 rows not pushed yet, marked pushed by the call — the client polls
@@ -228,7 +229,15 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     const id = idParam(req.query as Row, 'id');
     const rows = await sql<Row>`UPDATE basic_todo SET is_read = 1 WHERE id = ${id}::bigint AND ${me(req.user!)} RETURNING ${sql.raw(COLS)}`.execute(db);
     if (!rows.rows[0]) throw new ApiError(404, 'notFound');
-    return ok(toTodo(rows.rows[0]), undefined, req.lang);
+    const todo = toTodo(rows.rows[0]);
+    // a task's to-do opens its handling page (/work/todo/<id>): the instance, and whether the task is still open
+    if (todo.taskId) {
+      const task = (await sql<{ instance_id: string; open: boolean }>`
+        SELECT instance_id::text AS instance_id, (end_time IS NULL) AS open FROM flow_task WHERE id = ${String(todo.taskId)}::bigint AND tenant_id = ${req.user!.tenantId}`.execute(db)).rows[0];
+      todo.processInstanceId = task?.instance_id ?? null;
+      todo.taskOpen = task?.open ?? false;
+    }
+    return ok(todo, undefined, req.lang);
   });
 
   const newest = (type: number) => async (req: import('fastify').FastifyRequest) => {
