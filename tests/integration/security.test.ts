@@ -64,6 +64,8 @@ function expectSecurityHeaders(res: LightMyRequestResponse, what: string): void 
   expect(csp.get('base-uri'), what).toEqual(["'self'"]);
   expect(csp.get('frame-ancestors'), what).toEqual(["'self'"]);
   expect(csp.get('img-src'), what).toEqual(["'self'", 'data:', 'blob:']);
+  // blob: only for the PDF viewer of /previewFile (a blob: URL our script makes from our own bytes)
+  expect(csp.get('frame-src'), what).toEqual(["'self'", 'blob:', 'https:', 'http:']);
   expect(csp.get('connect-src'), what).toEqual(["'self'"]);
   expect(csp.get('default-src'), what).toEqual(["'self'"]);
   expect(res.headers['x-content-type-options'], what).toBe('nosniff');

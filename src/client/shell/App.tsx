@@ -3,8 +3,8 @@
  * which the registry components reach the API client: runtime/env.tsx) and the routes with the access rules
  * of spec 000 §2.1–2.4:
  * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*, /helpCenter,
- *   /userAgent, /test, /test/index, and the document previews /previewReport, /previewTaskBook,
- *   /previewAcceptReport (a signed link, no login);
+ *   /userAgent, /test, /test/index, /previewFile (a stored file by its link), and the document previews
+ *   /previewReport, /previewTaskBook, /previewAcceptReport (a signed link, no login);
  * - `/dict-horizontal/index`, `/dict-vertical/index`: the page schemas of those paths (PathPage);
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
@@ -50,6 +50,7 @@ const FlowProcessPage = lazy(() => import('./FlowProcessPage.js').then((m) => ({
 const TodoTaskPage = lazy(() => import('./TodoTaskPage.js').then((m) => ({ default: m.TodoTaskPage })));
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
+const FilePreviewPage = lazy(() => import('./FilePreviewPage.js').then((m) => ({ default: m.FilePreviewPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
 const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
 
@@ -107,6 +108,8 @@ export const router = createBrowserRouter([
   { path: '/myiframe/*', element: <RequireAuth><IframePage /></RequireAuth> },
   // the project documents opened from a signed link, without signing in (DocumentPreviewPage)
   ...['/previewReport', '/previewTaskBook', '/previewAcceptReport'].map((path) => ({ path, element: <DocumentPreviewPage /> })),
+  // a stored file shown in the browser (spec 000 §2.2 /previewFile: docx, pdf, images, text; FilePreviewPage)
+  { path: '/previewFile', element: <FilePreviewPage /> },
   { path: '/', element: <Navigate to="/wel/index" replace /> },
   { path: '/wel', element: <Navigate to="/wel/index" replace /> },
   {

@@ -22,7 +22,8 @@
  *   through `new Function('return import(…)')`, refused too and caught there (the text stays unformatted):
  *   tests/e2e/csp.spec.ts tells that one apart and says how the client build can drop it. `frame-src` admits any http(s) page
  *   because menus may open an external system in the /myiframe page (spec 000 §2.4); such a page is
- *   cross-origin and cannot reach ours. `frame-ancestors 'self'` (and `X-Frame-Options: SAMEORIGIN` for old
+ *   cross-origin and cannot reach ours; and `blob:`, for the browser's PDF viewer over a file /previewFile read
+ *   with the session (a blob: URL is made by our own script from our own bytes). `frame-ancestors 'self'` (and `X-Frame-Options: SAMEORIGIN` for old
  *   browsers): only our own pages may frame us. `object-src 'none'`, `base-uri 'self'`, `form-action 'self'`.
  *   No `upgrade-insecure-requests`: a plain-http installation on an intranet must keep working.
  * - `X-Content-Type-Options: nosniff`, `Referrer-Policy: same-origin`, `Cross-Origin-Opener-Policy:
@@ -54,7 +55,7 @@ export const CSP_DIRECTIVES: Record<string, string[]> = {
   'font-src': ["'self'", 'data:'],
   'connect-src': ["'self'"],
   'worker-src': ["'self'"],
-  'frame-src': ["'self'", 'https:', 'http:'],
+  'frame-src': ["'self'", 'blob:', 'https:', 'http:'],
   'object-src': ["'none'"],
   'base-uri': ["'self'"],
   'form-action': ["'self'"],
