@@ -33,7 +33,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EncryptJWT, jwtDecrypt } from 'jose';
-import QRCode from 'qrcode';
+import { loadQRCode } from '../lazy-libs.js';
 import { sql, type Db } from '../db/index.js';
 import { ApiError, ok } from '../envelope.js';
 import { nextId } from '../ids.js';
@@ -171,7 +171,7 @@ export function registerSocialRoutes<U, C>(app: FastifyInstance, deps: SocialGra
       .setExpirationTime(`${TICKET_SECONDS}s`)
       .encrypt(ticketKey);
     const url = `${origin(req)}/api/blade-auth/oauth/bind/${sources[0].source}?ticket=${encodeURIComponent(ticket)}`;
-    const image = await QRCode.toDataURL(url, { margin: 1, width: 220, errorCorrectionLevel: 'M' });
+    const image = await (await loadQRCode()).toDataURL(url, { margin: 1, width: 220, errorCorrectionLevel: 'M' });
     return ok({ source: sources[0].source, name: sources[0].name, url, image, expiresIn: TICKET_SECONDS }, undefined, req.lang);
   });
 

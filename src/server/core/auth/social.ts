@@ -19,7 +19,8 @@
  */
 import crypto from 'node:crypto';
 import { EncryptJWT, jwtDecrypt } from 'jose';
-import * as oidc from 'openid-client';
+import type * as oidc from 'openid-client';
+import { loadOidc } from '../lazy-libs.js';
 import { sql, type Db } from '../db/index.js';
 import { ApiError } from '../envelope.js';
 
@@ -152,11 +153,13 @@ export class SocialLogin {
     }
     const insecure = url.protocol === 'http:';
     if (insecure && !LOOPBACK.has(url.hostname)) return Promise.reject(new ApiError(400, SOCIAL_MESSAGES.insecureIssuer));
-    const config = oidc
-      .discovery(url, p.clientId, undefined, p.clientSecret ? oidc.ClientSecretBasic(p.clientSecret) : oidc.None(), {
-        execute: insecure ? [oidc.allowInsecureRequests] : [],
-        timeout: 10,
-      })
+    const config = loadOidc()
+      .then((lib) =>
+        lib.discovery(url, p.clientId, undefined, p.clientSecret ? lib.ClientSecretBasic(p.clientSecret) : lib.None(), {
+          execute: insecure ? [lib.allowInsecureRequests] : [],
+          timeout: 10,
+        }),
+      )
       .catch(() => {
         this.configs.delete(key);
         throw new ApiError(400, SOCIAL_MESSAGES.providerUnreachable);
@@ -172,23 +175,24 @@ export class SocialLogin {
    */
   async start(p: SocialProvider, o: { purpose: 'login' | 'bind'; redirectUri: string; userId?: string }): Promise<{ url: string; cookie: string }> {
     const config = await this.config(p);
+    const lib = await loadOidc();
     const pending: PendingAuthorization = {
-      state: oidc.randomState(),
-      nonce: oidc.randomNonce(),
-      verifier: oidc.randomPKCECodeVerifier(),
+      state: lib.randomState(),
+      nonce: lib.randomNonce(),
+      verifier: lib.randomPKCECodeVerifier(),
       tenantId: p.tenantId,
       source: p.source,
       purpose: o.purpose,
       redirectUri: o.redirectUri,
       ...(o.userId ? { userId: o.userId } : {}),
     };
-    const url = oidc.buildAuthorizationUrl(config, {
+    const url = lib.buildAuthorizationUrl(config, {
       redirect_uri: o.redirectUri,
       scope: p.scopes.split(/\s+/).includes('openid') ? p.scopes : `openid ${p.scopes}`,
       response_type: 'code',
       state: pending.state,
       nonce: pending.nonce,
-      code_challenge: await oidc.calculatePKCECodeChallenge(pending.verifier),
+      code_challenge: await lib.calculatePKCECodeChallenge(pending.verifier),
       code_challenge_method: 'S256',
     });
     return { url: url.href, cookie: await this.sealPending(pending) };
@@ -221,13 +225,14 @@ export class SocialLogin {
     if (!good(params.state) || !good(params.code) || !safeEqual(params.state!, pending.state)) throw new ApiError(400, SOCIAL_MESSAGES.stateInvalid);
     const p = await this.provider(pending.tenantId, pending.source);
     const config = await this.config(p);
+    const lib = await loadOidc();
     const current = new URL(pending.redirectUri);
     current.searchParams.set('code', params.code!);
     current.searchParams.set('state', params.state!);
     if (good(params.iss)) current.searchParams.set('iss', params.iss!);
     let claims: Record<string, unknown>;
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, current, {
+      const tokens = await lib.authorizationCodeGrant(config, current, {
         pkceCodeVerifier: pending.verifier,
         expectedState: pending.state,
         expectedNonce: pending.nonce,
@@ -235,7 +240,7 @@ export class SocialLogin {
       });
       claims = { ...(tokens.claims() ?? {}) };
       try {
-        Object.assign(claims, await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub)), { sub: claims.sub });
+        Object.assign(claims, await lib.fetchUserInfo(config, tokens.access_token, String(claims.sub)), { sub: claims.sub });
       } catch {
         // the ID token is enough; userinfo only adds names
       }

@@ -20,7 +20,7 @@
  */
 import crypto from 'node:crypto';
 import fsp from 'node:fs/promises';
-import PizZip from 'pizzip';
+import { loadPizZip } from '../../core/lazy-libs.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { sql, type Db } from '../../core/db/index.js';
@@ -41,7 +41,8 @@ export const M = {
 };
 
 /** The text of each paragraph of a .docx's main part. */
-export function paragraphs(bytes: Buffer): string[] {
+export async function paragraphs(bytes: Buffer): Promise<string[]> {
+  const PizZip = await loadPizZip();
   let xml: string;
   try {
     xml = new PizZip(bytes).file('word/document.xml')?.asText() ?? '';
@@ -104,7 +105,7 @@ export function mountDealWord(app: FastifyInstance, d: Deps, r: Resource): void 
     const user = req.user!;
     await d.engine.authorize(user, r, 'add');
     const body = req.body && typeof req.body === 'object' && !Array.isArray(req.body) ? (req.body as Row) : {};
-    const fields = readFields(d.engine.registry.resources.get(r.schema.name) ?? r, paragraphs(await docx(d, user.tenantId, body.file)));
+    const fields = readFields(d.engine.registry.resources.get(r.schema.name) ?? r, await paragraphs(await docx(d, user.tenantId, body.file)));
     return { user, fields, found: Object.keys(fields).length };
   };
   app.post(`${api}/dealWord`, { schema: { tags, summary: `${r.schema.titleEn}: the form's values read from a filled-in .docx` } }, async (req) => {

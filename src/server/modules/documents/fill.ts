@@ -16,8 +16,8 @@
  * `fill` answers the .docx; a template docxtemplater cannot parse (an unclosed or misspelt tag) is a 400
  * 模板格式不正确：<what docxtemplater says> — the administrator's upload is at fault, not the server.
  */
-import Docxtemplater from 'docxtemplater';
-import PizZip from 'pizzip';
+import type PizZip from 'pizzip';
+import { loadDocxtemplater, loadPizZip } from '../../core/lazy-libs.js';
 import { ApiError } from '../../core/envelope.js';
 import { sql } from '../../core/db/index.js';
 import type { Resource } from '../../resources/registry.js';
@@ -114,7 +114,8 @@ const para = (text: string, opts: { bold?: boolean; size?: number } = {}) =>
   `<w:p><w:r><w:rPr>${opts.bold ? '<w:b/>' : ''}${opts.size ? `<w:sz w:val="${opts.size}"/>` : ''}<w:rFonts w:eastAsia="宋体"/></w:rPr><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
 
 /** A .docx template of `r`'s form (see the module comment), as a zip docxtemplater fills. */
-export function formTemplate(r: Resource, lang: Lang): PizZip {
+export async function formTemplate(r: Resource, lang: Lang): Promise<PizZip> {
+  const PizZipLib = await loadPizZip();
   const cols = columnsOf(r, r.schema.form);
   const colon = lang === 'en' ? ': ' : '：';
   const body = [para('{_title}', { bold: true, size: 36 }), para('{_label}', { bold: true, size: 28 })];
@@ -128,7 +129,7 @@ export function formTemplate(r: Resource, lang: Lang): PizZip {
     body.push(para(label, { bold: true }), para(`{#${c.field}}`), para(`{_index}. ${sub.map((s) => `${lang === 'en' ? s.titleEn : s.title}${colon}{${s.field}}`).join('；')}`), para(`{/${c.field}}`));
   }
   body.push(para(lang === 'en' ? 'Generated on {_today}' : '生成日期：{_today}'));
-  const zip = new PizZip();
+  const zip = new PizZipLib();
   zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
   zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
   zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body.join('')}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`);
@@ -136,9 +137,10 @@ export function formTemplate(r: Resource, lang: Lang): PizZip {
 }
 
 /** Fills `template` (a zip, or the bytes of an uploaded .docx) with `data`; 400 when the template is not valid. */
-export function fill(template: PizZip | Buffer, data: Row): Buffer {
+export async function fill(template: PizZip | Buffer, data: Row): Promise<Buffer> {
+  const [PizZipLib, Docxtemplater] = await Promise.all([loadPizZip(), loadDocxtemplater()]);
   try {
-    const zip = Buffer.isBuffer(template) ? new PizZip(template) : template;
+    const zip = Buffer.isBuffer(template) ? new PizZipLib(template) : template;
     const doc = new Docxtemplater(zip, { paragraphLoop: true, linebreaks: true, nullGetter: () => '', errorLogging: false });
     doc.render(data);
     return doc.getZip().generate({ type: 'nodebuffer', compression: 'DEFLATE' });

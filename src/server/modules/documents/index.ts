@@ -99,7 +99,7 @@ async function generate(d: Deps, r: Resource, user: AuthUser, id: unknown, rawKi
   const data = await documentData(d.db, d.engine.registry.resources, r, user.tenantId, rec, lang, title);
   const t = await uploadedTemplate(d, r, user.tenantId, k.kind);
   const label = String(data._label || id).replace(/[\\/:*?"<>|\s]+/g, '_').slice(0, 60);
-  return { file: `${label}-${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) };
+  return { file: `${label}-${title}.docx`, bytes: await fill(t ? t.bytes : await formTemplate(r, lang), data) };
 }
 
 const send = (reply: FastifyReply, f: { file: string; bytes: Buffer }, inline = false) =>
@@ -129,7 +129,7 @@ async function preview(d: Deps, token: unknown, only?: Resource): Promise<{ file
   const title = lang === 'en' ? k.titleEn : k.title;
   const data = await documentData(d.db, d.engine.registry.resources, r, tenantId, rec, lang, title);
   const t = await uploadedTemplate(d, r, tenantId, k.kind);
-  return { file: `${title}.docx`, bytes: fill(t ? t.bytes : formTemplate(r, lang), data) };
+  return { file: `${title}.docx`, bytes: await fill(t ? t.bytes : await formTemplate(r, lang), data) };
 }
 
 function mount(app: FastifyInstance, d: Deps, r: Resource): void {

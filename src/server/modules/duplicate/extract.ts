@@ -9,8 +9,7 @@
  * .doc, a damaged file (the parser failed or the content does not fit the extension), no text at all (a
  * scanned PDF), more than `MAX_CHARS` characters.
  */
-import mammoth from 'mammoth';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { loadMammoth, loadUnpdf } from '../../core/lazy-libs.js';
 import { ApiError } from '../../core/envelope.js';
 import { normaliseText } from './text.js';
 
@@ -48,15 +47,18 @@ function decodeTxt(buf: Buffer): string {
 export async function extractFileText(buf: Buffer, ext: string, name: string): Promise<string> {
   if (ext === 'doc' || startsWith(buf, 0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1)) throw new ApiError(400, EXTRACT_MESSAGES.doc);
   if (!(CHECKED_EXTENSIONS as readonly string[]).includes(ext)) throw new ApiError(400, EXTRACT_MESSAGES.type(ext ? `.${ext}` : name));
+  // the readers are loaded before the try: a failure to load one is the server's, never the user's file
+  const mammoth = ext === 'docx' ? await loadMammoth() : null;
+  const unpdf = ext === 'pdf' ? await loadUnpdf() : null;
   let raw: string;
   try {
-    if (ext === 'docx') {
+    if (mammoth) {
       if (!startsWith(buf, 0x50, 0x4b, 0x03, 0x04)) throw new Error('not a zip');
       raw = (await mammoth.extractRawText({ buffer: buf })).value;
-    } else if (ext === 'pdf') {
+    } else if (unpdf) {
       if (!startsWith(buf, 0x25, 0x50, 0x44, 0x46, 0x2d)) throw new Error('not a pdf');
-      const pdf = await getDocumentProxy(new Uint8Array(buf));
-      const { text } = await extractText(pdf, { mergePages: false });
+      const pdf = await unpdf.getDocumentProxy(new Uint8Array(buf));
+      const { text } = await unpdf.extractText(pdf, { mergePages: false });
       raw = (Array.isArray(text) ? text : [text]).join('\n');
     } else {
       if (buf.subarray(0, 4096).includes(0) && !startsWith(buf, 0xff, 0xfe) && !startsWith(buf, 0xfe, 0xff)) throw new Error('binary');

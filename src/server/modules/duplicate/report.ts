@@ -8,8 +8,7 @@
  * (title, similarity, passages) and every passage (its place in the file, the source, the text). The fixed
  * texts are in the caller's language (REPORT_TEXTS; a loop's own `title` shadows the report's).
  */
-import Docxtemplater from 'docxtemplater';
-import PizZip from 'pizzip';
+import { loadDocxtemplater, loadPizZip } from '../../core/lazy-libs.js';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
 
@@ -40,8 +39,8 @@ function documentXml(): string {
   return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="${W}"><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`;
 }
 
-function template(): PizZip {
-  const zip = new PizZip();
+async function template() {
+  const zip = new (await loadPizZip())();
   zip.file(
     '[Content_Types].xml',
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
@@ -76,8 +75,9 @@ export const REPORT_TEXTS = {
 };
 
 /** The report of a task as a .docx buffer, its fixed texts in `lang` (the caller's language). */
-export function buildReport(data: { taskName: string; algorithm: string; finishTime: string; files: ReportFile[] }, lang: 'zh' | 'en' = 'zh'): Buffer {
-  const doc = new Docxtemplater(template(), { paragraphLoop: true, linebreaks: true });
+export async function buildReport(data: { taskName: string; algorithm: string; finishTime: string; files: ReportFile[] }, lang: 'zh' | 'en' = 'zh'): Promise<Buffer> {
+  const Docxtemplater = await loadDocxtemplater();
+  const doc = new Docxtemplater(await template(), { paragraphLoop: true, linebreaks: true });
   doc.render({
     ...REPORT_TEXTS[lang],
     ...data,

@@ -128,7 +128,7 @@ export function registerDuplicateRoutes(app: FastifyInstance, d: RouteDeps): voi
     const ids = [...new Set(files.map((f) => f.documentId).filter((x): x is string => !!x))];
     const r = await sql<{ id: string; content: string }>`SELECT id::text AS id, content FROM duplicate_document WHERE tenant_id = ${user.tenantId} AND id = ANY(${ids}::bigint[])`.execute(db);
     for (const x of r.rows) texts.set(x.id, x.content);
-    const buf = buildReport({
+    const buf = await buildReport({
       taskName: String(task.name ?? ''),
       algorithm: files[0]?.algorithm ?? '',
       finishTime: task.finishTime ? String(task.finishTime) : '',

@@ -3,7 +3,7 @@
  * column and message'): the error workbook (`writeErrors`, streamed: one fault a line) and the answer's
  * message (`faultText`: the first 20 joined with '、', which the client shows one a line).
  */
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../core/lazy-libs.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import type { RowFault } from './import.js';
 import { M } from './messages.js';
@@ -11,6 +11,7 @@ import { drained } from './export.js';
 
 /** Writes the error workbook: row, column, message (in `lang`), one fault a line, streamed. */
 export async function writeErrors(faults: RowFault[], lang: Lang, file: string): Promise<void> {
+  const ExcelJS = await loadExcelJS();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true });
   const ws = wb.addWorksheet(M.errorSheet[lang]);
   const [a, b, c] = M.errorHeaders[lang];

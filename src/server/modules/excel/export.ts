@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough, type Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../core/lazy-libs.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { AuthUser, GrantCache } from '../../core/context.js';
@@ -139,6 +139,7 @@ export async function writeExport(engine: ResourceEngine, user: AuthUser, t: Loa
   const { pageSql, params } = await listSql(engine, user, t, sel);
   const tr = new Translator(engine.db, user.tenantId);
   await tr.prepare(t.columns);
+  const ExcelJS = await loadExcelJS();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet(sheetName(String(t.template.fileName ?? 'Sheet1')));
   ws.columns = t.columns.map((c) => ({ header: lang === 'en' ? c.titleEn : c.title, key: c.field, width: c.width }));
@@ -172,6 +173,7 @@ export async function writeExport(engine: ResourceEngine, user: AuthUser, t: Loa
 
 /** Writes the empty template (header row only) into `out`. */
 export async function writeTemplate(t: LoadedTemplate, lang: Lang, out: Writable): Promise<void> {
+  const ExcelJS = await loadExcelJS();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true });
   const ws = wb.addWorksheet(sheetName(String(t.template.fileName ?? 'Sheet1')));
   ws.columns = t.columns.map((c) => ({ header: lang === 'en' ? c.titleEn : c.title, key: c.field, width: c.width }));

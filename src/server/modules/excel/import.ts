@@ -27,8 +27,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Transform } from 'node:stream';
-import ExcelJS from 'exceljs';
-import './utf8-chunks.js'; // exceljs reads Chinese text split across chunks wrongly without it
+import type ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../core/lazy-libs.js';
 import { ApiError, ValidationError } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
 import type { Db } from '../../core/db/index.js';
@@ -124,6 +124,8 @@ export interface ImportOptions {
 /** Imports `file` (an .xlsx) with template `t` as `user` (see the module comment). */
 export async function runImport(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, file: string, o: ImportOptions): Promise<ImportResult> {
   const r = t.resource;
+  const lib = await loadExcelJS();
+  await import('./utf8-chunks.js'); // exceljs reads Chinese text split across chunks wrongly without it (installs on import)
   const tr = new Translator(engine.db, user.tenantId);
   await tr.prepare(t.columns);
   const partial = t.template.partialImport === true;
@@ -142,7 +144,7 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
   const writing = () => partial || res.faults.length === 0;
 
   const work = async (trx: Db) => {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'emit' });
+    const reader = new lib.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'emit' });
     let map: Array<TemplateColumn | undefined> | null = null;
     let batch: Parsed[] = [];
     // one batch in the database while the next one is read (the database works on the other core)

@@ -25,7 +25,7 @@
  */
 import { Readable, Transform } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import JSZip from 'jszip';
+import { loadJSZip } from '../../core/lazy-libs.js';
 import { SignJWT, jwtVerify } from 'jose';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
@@ -143,6 +143,7 @@ export async function registerTransferRoutes(app: FastifyInstance, o: TransferOp
     if (names.some((n) => n === null)) throw new ApiError(400, 'badParam', { param: 'names' });
     if (names.length > ZIP_MAX_FILES) throw new ApiError(400, M.tooMany);
     const found = await attachments(o.db, user.tenantId, names as string[]);
+    const JSZip = await loadJSZip(); // before the files are opened: nothing waits between opening and zipping them
     const files: Array<{ entry: string; stream: Readable }> = [];
     const used = new Set<string>();
     try {

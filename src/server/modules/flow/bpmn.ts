@@ -21,7 +21,7 @@
  *   a number, true/false/null or another path, combined with && || ! and parentheses. No code is run (no
  *   eval, no vm): a condition is data.
  */
-import BpmnModdle from 'bpmn-moddle';
+import { loadBpmnModdle } from '../../core/lazy-libs.js';
 
 export class BpmnError extends Error {
   constructor(readonly zh: string, readonly en: string) {
@@ -71,6 +71,7 @@ const EXPR = /^\$\{\s*([A-Za-z_][\w.]*)\s*\}$/;
 /** Parses and checks a BPMN 2.0 file (see the module comment); throws BpmnError. */
 export async function parseBpmn(xml: string): Promise<ProcessInfo[]> {
   if (typeof xml !== 'string' || xml.trim() === '') throw new BpmnError('流程文件为空', 'The process file is empty');
+  const BpmnModdle = await loadBpmnModdle(); // before the try: not the file's fault
   let parsed: { rootElement: Moddle; warnings: Array<{ message: string }> };
   try {
     parsed = (await new BpmnModdle().fromXML(xml.trim())) as unknown as typeof parsed;

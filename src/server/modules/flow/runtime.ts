@@ -22,7 +22,8 @@
  * (the record's scalar fields, for gateways on record fields).
  */
 import { EventEmitter } from 'node:events';
-import { Engine } from 'bpmn-engine';
+import type { Engine } from 'bpmn-engine';
+import { loadBpmnEngine } from '../../core/lazy-libs.js';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError } from '../../core/envelope.js';
 import type { AuthUser, OrgCache } from '../../core/context.js';
@@ -107,7 +108,8 @@ export class FlowRuntime {
   }
 
   /** Builds an engine whose `${…}` conditions read `vars` (see bpmn.ts `evaluate`). */
-  private engine(def: DefinitionRow, vars: Row): Engine {
+  private async engine(def: DefinitionRow, vars: Row): Promise<Engine> {
+    const { Engine } = await loadBpmnEngine();
     const expressions = {
       resolveExpression(expr: string, message?: unknown) {
         if (typeof expr === 'string' && !DEFAULT_EXPRESSION.test(expr) && /^\s*\$\{[\s\S]*\}\s*$/.test(expr)) {
@@ -168,7 +170,7 @@ export class FlowRuntime {
               VALUES (${id}::bigint, ${user.tenantId}, ${def.id}::bigint, ${def.process_key}, ${business.type}, ${business.id}::bigint, ${business.name},
                       ${user.userId}::bigint, ${displayName(user)}, ${user.deptId || null}::bigint, ${JSON.stringify(vars)}::jsonb)`.execute(trx);
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
-    const engine = this.engine(def, vars);
+    const engine = await this.engine(def, vars);
     engine.once('end', () => (c.done = true));
     engine.once('error', (e: Error) => (c.error = e));
     try {
@@ -202,7 +204,7 @@ export class FlowRuntime {
     }
     const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId, returnTo };
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
-    const engine = this.engine(def, vars);
+    const engine = await this.engine(def, vars);
     engine.once('end', () => (c.done = true));
     engine.once('error', (e: Error) => (c.error = e));
     try {
@@ -249,7 +251,7 @@ export class FlowRuntime {
     const def = await this.definition(trx, String(inst.definition_id));
     const vars: Row = { ...(inst.variables as Row) };
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
-    const engine = this.engine(def, vars);
+    const engine = await this.engine(def, vars);
     engine.once('end', () => (c.done = true));
     engine.once('error', (e: Error) => (c.error = e));
     try {

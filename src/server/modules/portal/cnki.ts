@@ -16,7 +16,7 @@
  * source, year, volume, issue, pages, keywords, abstract, issn, doi, url, docType, fund — several authors,
  * keywords or institutions joined by `;`, absent fields left out; a record without a title is dropped.
  */
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../core/lazy-libs.js';
 
 export type CnkiFormat = 'refworks' | 'endnote' | 'noteexpress';
 export type ImportFormat = CnkiFormat | 'xlsx';
@@ -102,6 +102,7 @@ export function parseCnki(text: string, format: CnkiFormat): Bib[] {
  * records and whether any heading matched. Throws on a file exceljs cannot read.
  */
 export async function readWorkbook(buf: Buffer, columns: Map<string, string>, maxRows: number): Promise<{ records: Bib[]; matched: boolean; tooMany: boolean }> {
+  const ExcelJS = await loadExcelJS();
   const wb = new ExcelJS.Workbook();
   await wb.xlsx.load(buf as unknown as ArrayBuffer);
   const ws = wb.worksheets[0];

@@ -18,7 +18,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import PizZip from 'pizzip';
+import { loadPizZip } from '../../core/lazy-libs.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError } from '../../core/envelope.js';
@@ -107,7 +107,7 @@ export function registerDownloadRoute(app: FastifyInstance, d: { db: Db; engine:
     const sizes = new Map(known.rows.map((x) => [x.name, Number(x.size) || 0]));
     if ([...new Set(names)].reduce((n, x) => n + (sizes.get(x) ?? 0), 0) > MAX_BYTES) throw new ApiError(400, M.tooLarge);
 
-    const zip = new PizZip();
+    const zip = new (await loadPizZip())();
     const width = String(contents.length).length;
     for (const [i, c] of contents.entries()) {
       const title = safeName(String(c.title ?? ''), String(c.id));

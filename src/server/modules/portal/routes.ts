@@ -21,7 +21,7 @@
  *   portal_access): `{total, days: [{day, visits}], channels: [{channelId, title, visits}], contents:
  *   [{contentId, title, visits}], referrers: [{referrer, visits}]}` over the last `days` (1–366) days.
  */
-import QRCode from 'qrcode';
+import { loadQRCode } from '../../core/lazy-libs.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
@@ -107,7 +107,7 @@ export function registerPortalRoutes(app: FastifyInstance, d: { db: Db; engine: 
     const host = site.rows[0].domain || String(req.headers['x-forwarded-host'] ?? req.headers.host ?? 'localhost').split(',')[0].trim();
     const proto = String(req.headers['x-forwarded-proto'] ?? req.protocol ?? 'http').split(',')[0].trim();
     const url = `${proto}://${host}/site/${site.rows[0].id}/article/${content.id}`;
-    return ok({ url, qrCode: await QRCode.toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 256 }) }, undefined, req.lang);
+    return ok({ url, qrCode: await (await loadQRCode()).toDataURL(url, { errorCorrectionLevel: 'M', margin: 2, width: 256 }) }, undefined, req.lang);
   });
 
   app.get('/api/portal/channel/listNoPage', { schema: { tags, summary: 'Channels: all, without paging' } }, async (req) => {

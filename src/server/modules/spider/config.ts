@@ -22,7 +22,8 @@
  * Errors: `ConfigError` carrying the zh/en message of the first problem (a 400 at the endpoints).
  */
 import { Ajv } from 'ajv';
-import { load } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadCheerio } from '../../core/lazy-libs.js';
 import { checkXPath } from './xpath.js';
 
 export interface FieldRule {
@@ -137,8 +138,7 @@ function checkRegex(p: string): void {
   }
 }
 
-const $probe = load('<div></div>');
-function checkSelector(s: string | undefined): void {
+function checkSelector($probe: CheerioAPI, s: string | undefined): void {
   if (!s) return;
   try {
     $probe(s);
@@ -169,10 +169,11 @@ function dropEmpty(v: unknown): unknown {
 }
 
 /**
- * Checks `input` and answers it with the defaults filled in (a copy; empty values dropped first: `dropEmpty`);
+ * Checks `input` and answers (a promise of) it with the defaults filled in (a copy; empty values dropped first: `dropEmpty`);
  * throws `ConfigError` with the first problem's message.
  */
-export function checkConfig(input: unknown): SpiderConfig {
+export async function checkConfig(input: unknown): Promise<SpiderConfig> {
+  const $probe = (await loadCheerio()).load('<div></div>');
   if (!input || typeof input !== 'object' || Array.isArray(input)) throw new ConfigError(CONFIG_MESSAGES.invalid);
   const c = dropEmpty(input) as Record<string, unknown>;
   if (!validate(c)) {
@@ -193,16 +194,16 @@ export function checkConfig(input: unknown): SpiderConfig {
     }
   }
   cfg.linkPatterns.forEach(checkRegex);
-  checkSelector(cfg.linkSelector);
-  checkSelector(cfg.nextPageSelector);
+  checkSelector($probe, cfg.linkSelector);
+  checkSelector($probe, cfg.nextPageSelector);
   for (const r of cfg.rules) {
     checkRegex(r.urlPattern);
     if (r.rowSelector && r.rowXPath) throw new ConfigError(fmt(CONFIG_MESSAGES.selectorOrXPath, r.name));
-    checkSelector(r.rowSelector);
+    checkSelector($probe, r.rowSelector);
     checkXPathOf(r.rowXPath);
     for (const f of r.fields) {
       if (f.selector && f.xpath) throw new ConfigError(fmt(CONFIG_MESSAGES.selectorOrXPath, f.name));
-      checkSelector(f.selector);
+      checkSelector($probe, f.selector);
       checkXPathOf(f.xpath);
       if (f.process?.includes('regex')) {
         if (!f.pattern) throw new ConfigError(fmt(CONFIG_MESSAGES.regex, ''));

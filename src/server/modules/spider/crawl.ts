@@ -21,7 +21,8 @@
  */
 import os from 'node:os';
 import path from 'node:path';
-import { load, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
+import { loadCheerio } from '../../core/lazy-libs.js';
 import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { JobContext, JobOutcome } from '../../core/jobs.js';
@@ -93,9 +94,9 @@ function applyField(scope: ReturnType<CheerioAPI>, f: FieldRule, pageUrl: string
  * (a detail rule); rows missing a `required` field are dropped. Answers `[index, row]` pairs (index = the
  * match's). A rule naming an XPath is extracted by xpath.ts (jsdom), any other by cheerio.
  */
-export function extractRows(html: string, rule: PageRule, pageUrl: string): Array<[number, Record<string, unknown>]> {
+export async function extractRows(html: string, rule: PageRule, pageUrl: string): Promise<Array<[number, Record<string, unknown>]>> {
   if (usesXPath(rule)) return extractRowsXPath(html, rule, pageUrl, postProcess);
-  const $ = load(html);
+  const $ = (await loadCheerio()).load(html);
   const scopes = rule.rowSelector ? $(rule.rowSelector).toArray().map((e) => $(e)) : [$.root()];
   const out: Array<[number, Record<string, unknown>]> = [];
   scopes.forEach((scope, i) => {
@@ -108,8 +109,8 @@ export function extractRows(html: string, rule: PageRule, pageUrl: string): Arra
 }
 
 /** The absolute URLs to follow from a page: pattern-matching links and the pagination link. */
-export function linksOf(html: string, cfg: SpiderConfig, pageUrl: string): string[] {
-  const $ = load(html);
+export async function linksOf(html: string, cfg: SpiderConfig, pageUrl: string): Promise<string[]> {
+  const $ = (await loadCheerio()).load(html);
   const patterns = cfg.linkPatterns.map((p) => new RegExp(p));
   const abs = (h: string | undefined) => {
     if (!h) return null;
@@ -142,7 +143,7 @@ export function crawlJob(db: Db, chromium: string) {
     const t = await sql<Row>`SELECT config_data, task_status FROM spider_task WHERE id = ${taskId}::bigint AND tenant_id = ${tenantId} AND is_deleted = 0`.execute(db);
     const task = t.rows[0];
     if (!task || Number(task.task_status) !== TASK_STATUS.running) return { result: { skipped: true } };
-    const cfg = checkConfig(task.config_data);
+    const cfg = await checkConfig(task.config_data);
     const browserUa = cfg.browserId
       ? (await sql<Row>`SELECT user_agent FROM spider_browser WHERE id = ${cfg.browserId}::bigint AND tenant_id = ${tenantId} AND is_deleted = 0`.execute(db).catch(() => ({ rows: [] as Row[] }))).rows[0]?.user_agent
       : undefined;
@@ -190,7 +191,7 @@ export function crawlJob(db: Db, chromium: string) {
       const hit = rules.find((r) => r.re.test(url));
       let stored = 0;
       if (hit) {
-        for (const [i, row] of extractRows(html, hit.rule, url)) {
+        for (const [i, row] of await extractRows(html, hit.rule, url)) {
           const r = await sql`INSERT INTO spider_data (id, tenant_id, task_id, row_key, url, data) VALUES (${nextId()}::bigint, ${tenantId}, ${taskId}::bigint, ${`${uniqueKey(url)}#${i}`}, ${url}, ${JSON.stringify(row)}::jsonb)
                               ON CONFLICT DO NOTHING`.execute(db);
           stored += Number(r.numAffectedRows ?? 0);
@@ -198,7 +199,7 @@ export function crawlJob(db: Db, chromium: string) {
       }
       if (depth < cfg.maxDepth) {
         const fresh: object[] = [];
-        for (const link of linksOf(html, cfg, url)) {
+        for (const link of await linksOf(html, cfg, url)) {
           const r = await sql`INSERT INTO spider_request (tenant_id, task_id, unique_key, url, depth) VALUES (${tenantId}, ${taskId}::bigint, ${link}, ${link}, ${depth + 1}) ON CONFLICT DO NOTHING`.execute(db);
           if (Number(r.numAffectedRows ?? 0)) fresh.push({ url: link, uniqueKey: link, userData: { depth: depth + 1 } });
         }

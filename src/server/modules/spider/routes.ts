@@ -165,7 +165,7 @@ export function registerTaskRoutes(app: FastifyInstance, d: RouteDeps): void {
     }
     let cfg;
     try {
-      cfg = checkConfig(input);
+      cfg = await checkConfig(input);
     } catch (e) {
       if (e instanceof ConfigError) throw new ApiError(400, e.text);
       throw e;

@@ -6,7 +6,7 @@
  * download names end in the time).
  */
 import { PassThrough } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { loadExcelJS } from '../../core/lazy-libs.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../../shared/i18n/messages.js';
 
@@ -60,6 +60,7 @@ function exportRow(rec: Row, lang: Lang): Row {
  */
 export async function sendUserWorkbook(req: FastifyRequest, reply: FastifyReply, page: (current: number, size: number) => Promise<Row[]>) {
   const first = await page(1, EXPORT_PAGE);
+  const ExcelJS = await loadExcelJS();
   const lang = req.lang;
   const pass = new PassThrough();
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: pass, useStyles: true });
