@@ -141,7 +141,8 @@ export interface SideTreeSpec {
  * - `result`: 'download' saves the answer (a file) as `fileName`; 'reveal' shows the answered rows once in a
  *   table of `reveal` columns (generated passwords) with its `note`; 'view' only shows the `dialog` (its
  *   components read their own endpoints — a crawl's data, its dashboard — with a Close button, no `endpoint`
- *   called; string `x-component-props` values `$row.<field>` in it are the one row's field); otherwise the
+ *   called; string `x-component-props` values `$row.<field>` in it are the one row's field); 'open' opens the
+ *   answered `link` (a same-origin path, e.g. a document's signed preview page) in a new window; otherwise the
  *   `success` text is shown;
  * - `visible`: an expression over `$record` (the row) deciding whether a row shows the button.
  */
@@ -167,7 +168,13 @@ export interface ListOperation {
   successEn?: string;
   danger?: boolean;
   visible?: string;
-  result?: 'download' | 'reveal' | 'view';
+  /**
+   * 'view' only shows the dialog; 'design' opens the row's `designField` (a Formily form the record holds) in
+   * the form designer (`/designer/<resource>?id=&field=`), which saves it back through the resource's submit.
+   */
+  result?: 'download' | 'reveal' | 'view' | 'design' | 'open';
+  /** With result 'design': the record's field (type object) holding the form to design. */
+  designField?: string;
   fileName?: string;
   reveal?: RevealSpec;
 }
@@ -235,9 +242,10 @@ export interface ResourceSchema {
   /**
    * Required grant per operation: `read` (list, page, detail, select, tree), `myList`, `list-for-myCompany`,
    * `add`, `edit`, `remove`. Defaults: read = menu, myList and list-for-myCompany = read, add/edit/remove =
-   * `<menu>_add`/`_edit`/`_delete`. `null` means any signed-in user of the tenant.
+   * `<menu>_add`/`_edit`/`_delete`. `null` means any signed-in user of the tenant; a list of codes, any one of
+   * them (a resource read through two menus: resources/access.ts `requiredCode`).
    */
-  permissions?: Partial<Record<'read' | 'myList' | 'list-for-myCompany' | 'add' | 'edit' | 'remove', string | null>>;
+  permissions?: Partial<Record<'read' | 'myList' | 'list-for-myCompany' | 'add' | 'edit' | 'remove', string | string[] | null>>;
   /** Field shown as an option's label by `select`. */
   labelField?: string;
   tree?: TreeSpec;
@@ -271,6 +279,12 @@ export interface ResourceSchema {
    * `{ "supplierStatus": "2" }`: only approved suppliers are offered where a form picks one (engine.ts `select`).
    */
   selectWhere?: Record<string, string | number | boolean>;
+  /**
+   * Named lists of the records that name the caller: `GET <api>/<endpoint>` answers the page of records whose
+   * `field` equals the caller's user id (or, an array field, contains it) — a bidding project's `myProject`
+   * (leaderId) and `myCooperationProject` (cooperationUserIds); the myList grant, no data scope (routes.ts).
+   */
+  userLists?: Array<{ endpoint: string; field: string }>;
   /** `false`: Excel templates may not name this resource (src/server/modules/excel/templates.ts `templatable`). */
   excel?: boolean;
   /**
