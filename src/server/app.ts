@@ -49,9 +49,10 @@ import { module as portal } from './modules/portal/index.js';
 import { module as spider } from './modules/spider/index.js';
 import { module as project } from './modules/project/index.js';
 import { module as documents } from './modules/documents/index.js';
+import { module as smartdoc } from './modules/smartdoc/index.js';
 
 /** The server modules (DESIGN §3), listed once: each mounts its routes and registers its hooks and flows. */
-export const MODULES: readonly Module[] = [system, basic, files, flow, excel, duplicate, search, portal, spider, project, documents];
+export const MODULES: readonly Module[] = [system, basic, files, flow, excel, duplicate, search, portal, spider, project, documents, smartdoc];
 import { seedIfEmpty, seedRegionsIfEmpty, type SeedResult } from './modules/system/seed/index.js';
 
 export interface Kernel {

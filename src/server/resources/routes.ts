@@ -13,6 +13,7 @@
  * | GET myList                | as list, rows created by the caller                                       |
  * | GET list-for-myCompany    | as list, rows whose create_dept is a department of the caller's company   |
  * | GET tree, GET lazy-tree   | tree nodes `{id, key, value, title, parentId, hasChildren, children}`       |
+ * | GET <userLists endpoint>  | as list, rows whose `field` holds the caller's id (equal, or in an array)  |
  *
  * Schemas change at run time (the designer publishes a version, store.ts): the handlers know their resource
  * by name and look it up per request, and a catch-all route serves endpoints and resources that did not
@@ -25,6 +26,7 @@ import type { EndpointName } from '../../shared/schema/types.js';
 import { isId } from '../../shared/contract/ids.js';
 import type { ResourceEngine } from './engine.js';
 import type { Resource } from './registry.js';
+import { quote as quoteIdent } from './query.js';
 
 /** The HTTP method of each generic endpoint. */
 export const ENDPOINT_METHOD: Record<EndpointName, 'GET' | 'POST'> = {
@@ -74,6 +76,37 @@ export class ResourceRoutes {
         },
       });
     }
+    for (const { endpoint } of r.schema.userLists ?? []) {
+      app.route({
+        method: 'GET',
+        url: `${base}/${endpoint}`,
+        schema: { tags: [name], summary: `${r.schema.titleEn}: the records that name me (${endpoint})`, querystring: { type: 'object', additionalProperties: true } },
+        handler: async (req, reply) => {
+          const cur = this.engine.registry.resources.get(name);
+          const list = cur?.schema.api === base ? cur.schema.userLists?.find((l) => l.endpoint === endpoint) : undefined;
+          if (!cur || !list) return reply.callNotFound();
+          return this.userList(cur, list.field, req);
+        },
+      });
+    }
+  }
+
+  /**
+   * A `userLists` list (schema key): the page of `r`'s records whose `field` holds the caller's user id — equal
+   * to it, or, for an array (jsonb) field, containing it; the myList grant, tenant and live rows, no data scope
+   * (being named on the record is the reason to see it). An unknown field (a published schema that dropped it)
+   * answers nothing.
+   */
+  private async userList(r: Resource, field: string, req: FastifyRequest): Promise<unknown> {
+    const user = await this.engine.authorize(req.user, r, 'myList');
+    const col = r.byField.get(field);
+    const query = (req.query ?? {}) as Record<string, unknown>;
+    const page = await this.engine.page(r, user, query, (c) => {
+      if (!col) c.add('FALSE');
+      else if (col.sqlType === 'jsonb') c.add(`${quoteIdent(col.column)} @> jsonb_build_array(${c.param(user.userId)}::text)`);
+      else c.add(`${quoteIdent(col.column)}::text = ${c.param(user.userId)}`);
+    }, false);
+    return ok(page, undefined, req.lang);
   }
 
   /**
@@ -98,6 +131,8 @@ export class ResourceRoutes {
         const ep = rest.slice(cut + 1) as EndpointName;
         for (const r of this.engine.registry.resources.values()) {
           if (r.schema.api === base && r.schema.endpoints.includes(ep) && ENDPOINT_METHOD[ep] === req.method) return this.handle(r, ep, req);
+          const list = r.schema.api === base && req.method === 'GET' ? r.schema.userLists?.find((l) => l.endpoint === (ep as string)) : undefined;
+          if (list) return this.userList(r, list.field, req);
         }
         return reply.callNotFound();
       },
