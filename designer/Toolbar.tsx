@@ -4,7 +4,8 @@
  * stays as it was), generate (drawer 生成JSON, 50%: indent 1–4, copy), preview (drawer 预览, 60%: the form
  * as the runtime renders it, with a working submit; an empty form has 'no content to show'), clear (asks
  * first; an empty form has 'no content to clear'), and for a resource opened by name: save (a draft version
- * on the server) and publish (that version).
+ * on the server) and publish (that version); for a record's form (`target`, DesignerPage's record mode): save
+ * only, back into the record through the resource's submit (保存成功).
  */
 import React, { useMemo, useState } from 'react';
 import { Alert, App, Button, Drawer, Empty, InputNumber, Space, Tooltip, Typography } from 'antd';
@@ -28,7 +29,7 @@ import type { ResourceSchema } from '../src/shared/schema/types.js';
 import { formToTree, isFormNode, treeToForm, type DesignedForm } from './transform.js';
 import { JsonEditor } from './JsonEditor.js';
 import { LIMITS } from './rules.js';
-import { publishVersion, saveDraft, type SavedVersion } from './api.js';
+import { publishVersion, saveDraft, saveRecordForm, type RecordTarget, type SavedVersion } from './api.js';
 
 function useWorkspace(): Workspace | undefined {
   const workbench = useWorkbench();
@@ -210,9 +211,11 @@ function PreviewDrawer({ open, onClose, form, resource }: { open: boolean; onClo
 export interface ToolbarProps {
   /** The resource opened by name (save and publish need it). */
   resource?: ResourceSchema;
+  /** A record's form: save writes it back to the record (no versions, no publishing). */
+  target?: RecordTarget;
 }
 
-export const Toolbar = observer(({ resource }: ToolbarProps) => {
+export const Toolbar = observer(({ resource, target }: ToolbarProps) => {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const ws = useWorkspace();
@@ -245,6 +248,11 @@ export const Toolbar = observer(({ resource }: ToolbarProps) => {
     if (!resource || !tree) return;
     setBusy('save');
     try {
+      if (target) {
+        await saveRecordForm(target, treeToForm(tree));
+        void message.success(t('dz.recordSaved'));
+        return;
+      }
       const answer = await saveDraft(resource, treeToForm(tree));
       setSaved(answer);
       void message.success(t('dz.saved', { version: answer.version }));
@@ -302,9 +310,11 @@ export const Toolbar = observer(({ resource }: ToolbarProps) => {
           <Button type="primary" icon={<SaveOutlined />} loading={busy === 'save'} onClick={() => void save()}>
             {t('dz.save')}
           </Button>
-          <Button icon={<CloudUploadOutlined />} disabled={!saved} loading={busy === 'publish'} onClick={publish}>
-            {t('dz.publish')}
-          </Button>
+          {!target && (
+            <Button icon={<CloudUploadOutlined />} disabled={!saved} loading={busy === 'publish'} onClick={publish}>
+              {t('dz.publish')}
+            </Button>
+          )}
           {saved && <Typography.Text type="secondary">{t('dz.draft', { version: saved.version })}</Typography.Text>}
         </>
       ) : (

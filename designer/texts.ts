@@ -66,6 +66,7 @@ export const designerTexts: Texts = {
   'dz.reset': { zh: '重置', en: 'Reset' },
   'dz.submitted': { zh: '提交的数据', en: 'Submitted data' },
   'dz.saved': { zh: '保存成功，版本 {{version}}', en: 'Saved as version {{version}}' },
+  'dz.recordSaved': { zh: '保存成功', en: 'Saved' },
   'dz.published': { zh: '发布成功，版本 {{version}}', en: 'Version {{version}} published' },
   'dz.publishConfirm': { zh: '确定发布版本 {{version}} 吗？发布后业务页面将使用此表单。', en: 'Publish version {{version}}? Business screens will use this form.' },
   'dz.noResource': { zh: '未打开资源：只能导入、生成和预览', en: 'No resource opened: import, generate and preview only' },

@@ -4,6 +4,8 @@
  * the 全文检索 screen; the public site opens it without logging in (a fresh browser context, no session), takes a
  * visitor's comment (waiting for moderation), and its search box finds it.
  * The channel and the site are set up by an administrator through the API (password grant).
+ * A content model is designed in the form designer (its list's 设计: one 单行文本 field titled 期刊ISSN, saved
+ * back to the model) and a channel carrying it gives the content editor that field, stored as an attribute.
  */
 import { button, chooseTreeNode, dialog, expect, formItem, login, sessionHeaders, test } from './fixtures.js';
 
@@ -78,4 +80,56 @@ test('write, examine, release an article, find it by search, open it publicly wi
   await pub.getByRole('button', { name: '搜索' }).click();
   await expect(pub.locator('ul.list a', { hasText: `${tag} 低温储粮技术在浅圆仓的应用` })).toBeVisible();
   await anonymous.close();
+});
+
+test('a content model designed in the form designer gives the content editor its field', async ({ page, password }) => {
+  test.setTimeout(180_000);
+  const tag = `pm${Date.now().toString(36)}`;
+  await login(page, 'admin', password);
+  const admin = await sessionHeaders(page);
+  const m = await page.request.post('/api/portal/model/submit', { headers: admin, data: { name: `${tag} 期刊模型`, code: 'journal' } });
+  expect(m.status()).toBe(200);
+  const modelId = (await m.json()).data.id as string;
+  const ch = await page.request.post('/api/portal/channel/submit', { headers: admin, data: { title: `${tag} 期刊论文`, path: tag, modelIds: [modelId] } });
+  expect(ch.status()).toBe(200);
+
+  // 内容模型 → 设计: the designer on the model's (empty) field design
+  await page.goto('/portal/model');
+  const row = page.locator('.ant-table-row', { hasText: `${tag} 期刊模型` });
+  await expect(row).toBeVisible({ timeout: 30_000 });
+  await row.getByRole('link', { name: '设计' }).click();
+  await expect(page.locator('.kc-dz-title')).toContainText(`表单设计 · 内容模型 · ${tag} 期刊模型`, { timeout: 60_000 });
+  const canvas = page.locator('.dn-viewport');
+  await expect(canvas).toContainText('从左侧点击或拖动组件到这里');
+  await page.locator('[data-palette-key="input"]').click();
+  // the new field is on the canvas and selected: its properties are the settings form's
+  await expect(canvas).toContainText('单行文本');
+  await expect(page.getByLabel('标题', { exact: true })).toHaveValue('单行文本');
+  await page.getByLabel('标题', { exact: true }).fill('期刊ISSN');
+  await expect(canvas).toContainText('期刊ISSN');
+  const toolbar = page.locator('.kc-dz-toolbar');
+  await expect(button(toolbar, '发布')).toHaveCount(0);
+  await button(toolbar, '保存').click();
+  await expect(page.getByText('保存成功', { exact: true })).toBeVisible();
+  const stored = (await (await page.request.get(`/api/portal/model/detail?id=${modelId}`, { headers: admin })).json()).data;
+  const designed = Object.entries(stored.form.properties as Record<string, { title?: string; 'x-component'?: string }>);
+  expect(designed.map(([, f]) => [f.title, f['x-component']])).toEqual([['期刊ISSN', 'Input']]);
+  const attr = designed[0][0];
+
+  // the content editor of a channel carrying the model asks for 期刊ISSN and stores it as the content's attribute
+  await page.goto('/portal/content');
+  await expect(page.getByRole('columnheader', { name: '标题' })).toBeVisible({ timeout: 30_000 });
+  await button(page, '新增').click();
+  const form = dialog(page, '新增');
+  await chooseTreeNode(formItem(form, '所属栏目'), `${tag} 期刊论文`);
+  await expect(formItem(form, '期刊ISSN')).toBeVisible();
+  await formItem(form, '期刊ISSN').locator('input').fill('1007-2640');
+  await formItem(form, '标题').locator('input').first().fill(`${tag} 储粮期刊论文`);
+  await formItem(form, '正文').locator('[contenteditable=true]').fill('期刊论文摘要。');
+  await button(form, '保存').click();
+  await expect(form).toBeHidden();
+  const list = (await (await page.request.get(`/api/portal/content/list?title=${encodeURIComponent(tag)}`, { headers: admin })).json()).data.records as Array<{ id: string }>;
+  expect(list).toHaveLength(1);
+  const content = (await (await page.request.get(`/api/portal/content/detail?id=${list[0].id}`, { headers: admin })).json()).data;
+  expect(content.attrs).toEqual(expect.arrayContaining([expect.objectContaining({ attr, val: '1007-2640' })]));
 });

@@ -33,7 +33,7 @@ beforeAll(async () => {
   id.empty = await add(admin, '/api/portal/channel', { title: `${TAG} 空栏目`, path: `${TAG}-e` });
   id.group = await add(kygl, '/api/portal/content', { channelId: id.child, title: `${TAG} 集团内容`, content: '<p>a</p>' });
   id.hb = await add(kyglHb, '/api/portal/content', { channelId: id.child, title: `${TAG} 华北内容`, content: '<p>b</p>' });
-  id.model = await add(admin, '/api/portal/model', { name: `${TAG} 模型`, code: 'm1', fields: [] });
+  id.model = await add(admin, '/api/portal/model', { name: `${TAG} 模型`, code: 'm1', form: { type: 'object', properties: {} } });
   id.comment = await add(admin, '/api/portal/contentcomment', { contentId: id.group, nickname: '读者', comment: `${TAG} 评论` });
   id.site = await add(admin, '/api/portal/site', { title: `${TAG} 站点`, channelIds: [id.channel] });
 });

@@ -3,6 +3,9 @@
  * channel modelIds; src/server/modules/portal/hooks.ts modelFault): a channel naming models makes its
  * content carry their fields as attributes — a required field missing, a number or a date that is none are
  * refused with the user's message (zh and en), storing nothing; a channel without models asks for nothing.
+ * A model's fields are its `form`, designed in the form designer (shared/portal/model-fields.ts): data fields
+ * under layout nodes count, a required rule makes a field required; a design content attributes cannot hold
+ * (another control, a bad or repeated prop name, no form) is refused with its message, nothing stored.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
@@ -14,6 +17,21 @@ const TAG = `pm${Date.now().toString(36)}`;
 let channelId = '';
 let plainId = '';
 
+/** A form as the designer saves it: a grid holding the fields, a required one with its rule. */
+const designed = (fields: Array<{ attr: string; label: string; component: string; required?: boolean }>) => ({
+  type: 'object',
+  'x-component-props': { labelWidth: 120 },
+  properties: {
+    grid: {
+      type: 'void', 'x-component': 'FormGrid',
+      properties: Object.fromEntries(fields.map((f) => [f.attr, {
+        type: f.component === 'NumberPicker' ? 'number' : 'string', title: f.label, 'x-decorator': 'FormItem', 'x-component': f.component,
+        ...(f.required ? { 'x-validator': [{ required: true, message: `${f.label}必须填写` }] } : {}),
+      }])),
+    },
+  },
+});
+
 const content = (title: string, attrs: Json[], channel = channelId) => ({ channelId: channel, title: `${TAG} ${title}`, content: '<p>期刊论文</p>', attrs });
 
 beforeAll(async () => {
@@ -21,11 +39,11 @@ beforeAll(async () => {
   [admin, kygl] = await Promise.all([login(s, 'admin'), login(s, 'kygl')]);
   const m = await call(s, admin, 'POST', '/api/portal/model/submit', {
     name: `${TAG} 期刊模型`, code: 'journal',
-    fields: [
+    form: designed([
       { attr: 'issn', label: 'ISSN', component: 'Input', required: true },
       { attr: 'pages', label: '页数', component: 'NumberPicker' },
       { attr: 'pubdate', label: '出版日期', component: 'DatePicker' },
-    ],
+    ]),
   });
   expect(m.status, JSON.stringify(m.body)).toBe(200);
   const c = await call(s, admin, 'POST', '/api/portal/channel/submit', { title: `${TAG} 期刊论文`, path: `${TAG}-journal`, modelIds: [m.body.data.id] });
@@ -66,5 +84,30 @@ describe('content models', () => {
     expect((await call(s, kygl, 'GET', `/api/portal/content/detail?id=${ok.body.data.id}`)).body.data.attrs).toHaveLength(3);
     const plain = await call(s, kygl, 'POST', '/api/portal/content/submit', content('新闻', [], plainId));
     expect(plain.status, JSON.stringify(plain.body)).toBe(200);
+  });
+
+  it('refuses a field design content attributes cannot hold, with the message, storing nothing; a good design is stored', async () => {
+    const grid = (props: Json) => ({ type: 'object', properties: { g: { type: 'void', 'x-component': 'FormGrid', properties: props } } });
+    const cases: Array<[string, unknown, string, string]> = [
+      ['控件', designed([{ attr: 'cover', label: '附图', component: 'FileUpload' }]), '字段「附图」的控件不能用于内容模型（可用：单行文本、多行文本、数字、日期）', 'The field "附图" uses a control a content model cannot hold (allowed: text, long text, number, date)'],
+      ['属性', grid({ '1issn': { type: 'string', title: 'ISSN', 'x-component': 'Input' } }), '字段「ISSN」的属性值无效', 'The field "ISSN" has an invalid prop name'],
+      ['重复', { type: 'object', properties: { a: { type: 'void', properties: { issn: { type: 'string', title: 'ISSN', 'x-component': 'Input' } } }, issn: { type: 'string', title: 'ISSN2', 'x-component': 'Input' } } }, '字段属性值重复：issn', 'Prop name used twice: issn'],
+      ['非表单', { type: 'array', items: {} }, '字段设计不是表单配置', 'The field design is not a form'],
+    ];
+    for (const [name, form, zh, en] of cases) {
+      const r = await call(s, admin, 'POST', '/api/portal/model/submit', { name: `${TAG} 坏模型${name}`, code: 'bad', form });
+      expect(r.status, name).toBe(400);
+      expect(r.body.msg).toBe(zh);
+      const e = await call(s, admin, 'POST', '/api/portal/model/submit', { name: `${TAG} 坏模型${name}`, code: 'bad', form }, { 'accept-language': 'en' });
+      expect(e.body.msg).toBe(en);
+      expect(await countRows(s, 'portal_model', 'name = $1', [`${TAG} 坏模型${name}`])).toBe(0);
+    }
+    // an edit that breaks a stored model's design changes nothing
+    const ok = await call(s, admin, 'POST', '/api/portal/model/submit', { name: `${TAG} 好模型`, code: 'good', form: designed([{ attr: 'doi', label: 'DOI', component: 'Input.TextArea' }]) });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    const bad = await call(s, admin, 'POST', '/api/portal/model/submit', { id: ok.body.data.id, form: designed([{ attr: 'doi', label: 'DOI', component: 'Select' }]) });
+    expect(bad.status).toBe(400);
+    const stored = (await call(s, admin, 'GET', `/api/portal/model/detail?id=${ok.body.data.id}`)).body.data;
+    expect(stored.form.properties.grid.properties.doi['x-component']).toBe('Input.TextArea');
   });
 });

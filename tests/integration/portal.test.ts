@@ -152,7 +152,7 @@ describe('portal channels, content and publishing', () => {
   });
 
   it('models and comments: listByIds, customList with moderation', async () => {
-    const m = await call(s, admin, 'POST', '/api/portal/model/submit', { name: `${TAG} 期刊模型`, code: 'journal', fields: [{ attr: 'issn', label: 'ISSN', component: 'Input' }] });
+    const m = await call(s, admin, 'POST', '/api/portal/model/submit', { name: `${TAG} 期刊模型`, code: 'journal', form: { type: 'object', properties: { issn: { type: 'string', title: 'ISSN', 'x-decorator': 'FormItem', 'x-component': 'Input' } } } });
     expect(m.status, JSON.stringify(m.body)).toBe(200);
     const l = await call(s, admin, 'GET', `/api/portal/model/listByIds?ids=${m.body.data.id}`);
     expect(l.body.data.map((x: Json) => x.name)).toEqual([`${TAG} 期刊模型`]);

@@ -113,6 +113,13 @@ describe('a faulty schema', () => {
     expect(load(s)).not.toThrow();
   });
 
+  it('a design operation on a field of type object loads', () => {
+    const s = good();
+    s.form.properties.grid.properties.design = { type: 'object', title: '设计', 'x-component': 'Input', 'x-display': 'hidden' };
+    s.list.operations = [{ key: 'd', label: '设计', labelEn: 'Design', placement: ['row'], result: 'design', designField: 'design' }];
+    expect(load(s)).not.toThrow();
+  });
+
   it('the control schema loads', () => {
     expect(new Registry().add(good(), 'schemas/x/bad.json').columns.map((c) => c.column)).toContain('title');
   });
@@ -130,6 +137,7 @@ describe('a faulty schema', () => {
     ['a sortable column the list answers beside the record', (s) => s.list.columns.push({ field: 'roleName', title: '角色', titleEn: 'Roles', sortable: true }), '/list/columns: "roleName" is not a field and cannot be sortable'],
     ['two list operations with one key', (s) => (s.list.operations = [op('x'), op('x')]), '/list/operations: key "x" is used twice'],
     ['an operation placed nowhere', (s) => (s.list.operations = [{ ...op('x'), placement: [] }]), '/list/operations/0/placement: must NOT have fewer than 1 items'],
+    ['a design operation on a field that is no object', (s) => (s.list.operations = [{ key: 'd', label: '设计', labelEn: 'Design', placement: ['row'], result: 'design', designField: 'title' }]), '/list/operations: "d" designs "title", which is no field of type object'],
     ['a sum rule naming a missing field', (s) => (s.rules = [{ sum: ['title', 'nope.amount'], equals: 'title', message: '不一致', messageEn: 'Differs' }]), '/rules/0: no field "nope"'],
     ['a before rule naming a missing field', (s) => (s.rules = [{ before: ['title', 'later'], message: '顺序', messageEn: 'Order' }]), '/rules/0: no field "later"'],
     ['a side tree without its parameter', (s) => (s.list.sideTree = { url: '/api/x/lazy-tree', title: '树', titleEn: 'Tree' }), "must have required property 'param'"],

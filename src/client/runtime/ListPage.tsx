@@ -52,6 +52,7 @@ import { OperationDialog } from './OperationDialog.js';
 import { SideTree } from './SideTree.js';
 import { RevealDialog } from './RevealDialog.js';
 import { operationLabel, operationsFor, selectionFault, type OperationContext } from './operations.js';
+import { DesignLink, designerUrl } from './DesignLink.js';
 import type { ListColumn, ListOperation } from '../../shared/schema/types.js';
 import type { Page as ContractPage } from '../../shared/contract/envelope.js';
 import { ExcelToolbar } from './ExcelToolbar.js';
@@ -211,11 +212,17 @@ export function ListPage({ resource: given, listEndpoint = 'list', can, fixed, d
                   {actionLabel(a, lang)}
                 </Button>
               ))}
-              {ops.map((op) => (
-                <Button key={`op-${op.key}`} type="link" size="small" danger={op.danger} onClick={() => setOperating({ op, ctx: { keys: [key], row, query: queryOf(params) } })}>
-                  {operationLabel(op, lang)}
-                </Button>
-              ))}
+              {ops.map((op) =>
+                op.result === 'design' ? (
+                  <DesignLink key={`op-${op.key}`} to={designerUrl(resource, op, key)}>
+                    {operationLabel(op, lang)}
+                  </DesignLink>
+                ) : (
+                  <Button key={`op-${op.key}`} type="link" size="small" danger={op.danger} onClick={() => setOperating({ op, ctx: { keys: [key], row, query: queryOf(params) } })}>
+                    {operationLabel(op, lang)}
+                  </Button>
+                ),
+              )}
             </Space>
           );
         },

@@ -9,6 +9,8 @@
  *   company department above the caller's, else the department itself); `pushChannel` must name channels of
  *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x); the attributes
  *   fit the extra fields of the channel's content models (`modelFault`: 请填写 x, x必须是数字, x必须是日期).
+ * - portal/model: its `form` (the field design made in the form designer) must be one attributes can hold
+ *   (shared/portal/model-fields.ts `modelFormFault`: 400 with its message, nothing stored).
  * - portal/site: a `domain` (lower-cased) belongs to one live site across tenants (400 该域名已被其他门户站点使用);
  *   after a site is written the public pages' domain map is dropped (`siteChanged`).
  * - the `portalPublish` flow (schemas/flows/portal-publish.bpmn, the schema's `actions.flow`): after each step
@@ -21,6 +23,7 @@ import { ApiError } from '../../core/envelope.js';
 import type { OrgCache } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { ActionRunner } from '../../resources/actions.js';
+import { modelFields, modelFormFault } from '../../../shared/portal/model-fields.js';
 
 export const CONTENT_RESOURCE = 'portal/content';
 export const RELEASED = '4';
@@ -43,6 +46,7 @@ export function sanitizeRichText(html: string): string {
 }
 
 export const SITE_RESOURCE = 'portal/site';
+export const MODEL_RESOURCE = 'portal/model';
 
 export const M = {
   domainTaken: { zh: '该域名已被其他门户站点使用', en: 'Another portal site uses the domain' },
@@ -53,28 +57,22 @@ export const M = {
   modelDate: (l: string) => ({ zh: `${l}必须是日期（yyyy-MM-dd）`, en: `${l} must be a date (yyyy-MM-dd)` }),
 };
 
-/** One extra field of a content model (portal/model `fields`). */
-interface ModelField {
-  attr: string;
-  label: string;
-  component?: string;
-  required?: boolean;
-}
 
 /**
- * The faults of `attrs` against the fields of the content models of channel `channelId` (its `modelIds`):
- * a required field without a value, a NumberPicker value that is no number, a DatePicker value that is no
- * yyyy-MM-dd date. Answers the first fault's message, or null.
+ * The faults of `attrs` against the fields of the content models of channel `channelId` (its `modelIds`; each
+ * model's fields read from its designed `form` by shared/portal/model-fields.ts `modelFields`): a required
+ * field without a value, a NumberPicker value that is no number, a DatePicker value that is no yyyy-MM-dd
+ * date. Answers the first fault's message, or null.
  */
 export async function modelFault(trx: Db, tenantId: string, channelId: string, attrs: unknown): Promise<{ zh: string; en: string } | null> {
-  const r = await sql<{ fields: unknown }>`SELECT m.fields FROM portal_channel c
+  const r = await sql<{ form: unknown }>`SELECT m.form FROM portal_channel c
       JOIN portal_model m ON m.tenant_id = c.tenant_id AND m.is_deleted = 0
         AND jsonb_typeof(c.model_ids::jsonb) = 'array' AND c.model_ids::jsonb ? m.id::text
       WHERE c.id = ${channelId}::bigint AND c.tenant_id = ${tenantId} AND c.is_deleted = 0 ORDER BY m.id`.execute(trx);
   const values = new Map<string, string>();
   for (const a of Array.isArray(attrs) ? (attrs as Array<Record<string, unknown>>) : []) values.set(String(a?.attr ?? ''), String(a?.val ?? '').trim());
   for (const row of r.rows) {
-    for (const f of (Array.isArray(row.fields) ? row.fields : []) as ModelField[]) {
+    for (const f of modelFields(row.form)) {
       const v = values.get(f.attr) ?? '';
       if (!v) {
         if (f.required) return M.modelRequired(f.label);
@@ -99,6 +97,15 @@ export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: Or
     },
     afterCommit() {
       d.siteChanged?.();
+    },
+  });
+
+  // a model's field design (made in the form designer) must be one content attributes can hold
+  d.engine.hooks(MODEL_RESOURCE, {
+    beforeSubmit({ record }) {
+      if (record.form === undefined || record.form === null) return;
+      const fault = modelFormFault(record.form);
+      if (fault) throw new ApiError(400, fault);
     },
   });
 
