@@ -10,7 +10,10 @@ import './shell/i18n.js';
 import './shell/shell.css';
 import { App } from './shell/App.js';
 import { installErrorCapture } from './shell/error-log.js';
+import { guardDevtools } from './shell/devtool.js';
 
 // uncaught errors and unhandled rejections go to the client error log from the first moment (spec 000 §8)
 installErrorCapture(window);
+// the developer tools are blocked when the parameter disable_devtool is 1 (spec 000 §9; shell/devtool.ts)
+void guardDevtools(window);
 createRoot(document.getElementById('root')!).render(<App />);

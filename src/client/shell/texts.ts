@@ -101,6 +101,7 @@ export const shellTexts: Texts = {
   'help.link': { zh: '帮助中心', en: 'Help centre' },
   'portal.link': { zh: '信息门户', en: 'Information portal' },
   'portal.none': { zh: '本单位尚未建立信息门户', en: 'Your organisation has no information portal yet' },
+  'devtool.blocked': { zh: '请关闭浏览器开发者工具后继续使用', en: 'Please close the browser’s developer tools to continue' },
   'version.title': { zh: '版本信息', en: 'Version info' },
   'version.latest': { zh: '已更新到最新版本', en: 'Updated to the latest version' },
   'version.tip': { zh: '如果页面显示不正确，请按 Ctrl+F5 强制刷新', en: 'If the page looks wrong, press Ctrl+F5 to reload it' },

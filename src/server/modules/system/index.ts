@@ -16,6 +16,7 @@ import { registerBanIpModule } from './banip.js';
 import { registerVersionModule } from './versions.js';
 import { registerMsgSettingModule } from './msgsetting.js';
 import { registerMenuPanelModule } from './menupanel.js';
+import { registerClientParams } from './client-params.js';
 import { registerBannerHooks } from './banners.js';
 import { migrations } from './migrations.js';
 import { syncSeedMenus } from './seed/menu-sync.js';
@@ -44,6 +45,7 @@ export const module: Module = {
     registerVersionModule(app, k.engine); // version history, startVersion, selectVersion (versions.ts)
     registerMsgSettingModule(app, k.engine); // getMySetting, saveMySetting (msgsetting.ts)
     registerMenuPanelModule(app, k.engine); // getMyPanel, getDefaultPanel, saveMyPanel, configurationDefaultPanel (menupanel.ts)
+    registerClientParams(app, k.database.db); // the parameters the web client reads, disable_devtool (client-params.ts)
     registerBannerHooks(k.engine); // banners (banners.ts)
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
