@@ -1,7 +1,7 @@
 /**
  * Seeded Excel templates (issue 13: 'the achievement lists and the project lists have seeded templates'; 'users
  * export and import through the same machinery'): for every live tenant, one template per achievement type,
- * for project declarations and for users (overwrite by the account; the user rules of the system module —
+ * for project declarations, for project reports and for users (overwrite by the account; the user rules of the system module —
  * unique account, quota, a generated password to change at the first login — run as hooks), named by the menu code
  * (the `<menu>_export` / `<menu>_import` buttons carry it as their path, spec 002 §2), with every field a
  * column may name (templates.ts `columnFields`: the form's fields in order, headers from the schema's zh / en
@@ -22,6 +22,7 @@ export const SEEDED_TEMPLATES: Array<{ code: string; resource: string; keys: str
   { code: 'award', resource: 'basic/award', keys: ['name'] },
   { code: 'standard', resource: 'basic/standard', keys: ['name'] },
   { code: 'project_baseinfo', resource: 'project/baseinfo', keys: [] },
+  { code: 'project_report', resource: 'project/report', keys: [] }, // also behind its own calls (schema excelCalls, aliases.ts)
   { code: 'user', resource: 'system/user', keys: ['account'] },
 ];
 
