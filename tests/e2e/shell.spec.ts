@@ -2,7 +2,8 @@
  * The shell around the screens (spec 000 §2, §4, §5): the language switch (the same patent screen in English,
  * schema labels and messages included), the lock screen, menus not built yet, unknown paths, logging out.
  */
-import { badged, button, dialog, expect, formItem, login, openMenu, test } from './fixtures.js';
+import type { Browser, Page } from '@playwright/test';
+import { badged, button, dialog, expect, formItem, login, openMenu, sessionHeaders, test } from './fixtures.js';
 
 test('switching to English shows the patent screen in English, schema labels and messages included', async ({ page, password }) => {
   await login(page, 'kygl', password);
@@ -85,10 +86,37 @@ test('the lock screen: a lock password is required, a wrong one refused, the rig
   await expect(page.locator('.ant-table-thead')).toContainText('专利名称');
 });
 
-test('a menu not built yet says 功能开发中; an unknown path shows 404; logging out returns to the login page', async ({ page, password }) => {
-  // the expert's 专家评审 (expert review) is seeded `isEnabled: false` until issue 12 builds it: greyed, and it says so
+/** Sets the menu `code` enabled or not as the platform administrator, in a browser context of its own. */
+async function setMenuEnabled(browser: Browser, password: string, code: string, enabled: boolean): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    const admin = await context.newPage();
+    await login(admin, 'admin', password);
+    const headers = await sessionHeaders(admin);
+    const found = await (await admin.request.get(`/api/blade-system/menu/list?code_equal=${code}&size=10`, { headers })).json();
+    const id = String(found.data.records[0].id);
+    const rec = (await (await admin.request.get(`/api/blade-system/menu/detail?id=${id}`, { headers })).json()).data;
+    const res = await admin.request.post('/api/blade-system/menu/submit', { headers, data: { ...rec, isEnabled: enabled } });
+    expect(res.status(), await res.text()).toBe(200);
+  } finally {
+    await context.close();
+  }
+}
+
+test('a menu not built yet says 功能开发中; an unknown path shows 404; logging out returns to the login page', async ({ page, password, browser }) => {
+  // every seeded menu is built now: the administrator turns the expert's 专家评审 (their only item under 科研项目) off
+  // for this test — greyed, and it says so — and back on at the end
+  await setMenuEnabled(browser, password, 'project_expert_todo', false);
+  try {
+    await notBuilt(page, password);
+  } finally {
+    await setMenuEnabled(browser, password, 'project_expert_todo', true);
+  }
+});
+
+async function notBuilt(page: Page, password: string): Promise<void> {
   await login(page, 'zj', password);
-  // 科研项目 holds nothing the expert can open yet: its tab says so and stays on the home page
+  // 科研项目 holds nothing the expert can open: its tab says so and stays on the home page
   await page.locator('.kc-app-tabs').getByRole('button', { name: badged('科研项目') }).click();
   await expect(page.locator('.ant-message-notice', { hasText: '功能开发中' })).toBeVisible();
   await expect(page).toHaveURL(/\/wel\/index$/);
@@ -116,4 +144,4 @@ test('a menu not built yet says 功能开发中; an unknown path shows 404; logg
   // the session is gone: a protected page leads to /login again
   await page.goto('/basic/patent');
   await expect(page).toHaveURL(/\/login$/);
-});
+}

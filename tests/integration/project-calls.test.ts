@@ -22,7 +22,9 @@
  *   still refused; bad id 400, another tenant 404, the expert 403;
  * - /project/itemchangeexamine (a schema only): research management records an examination; a declaring unit
  *   reads but may not write (403, nothing stored); a missing opinion is refused with its message, nothing
- *   stored; another tenant nothing.
+ *   stored; another tenant nothing;
+ * - every call of spec 001 §7 for the project modules is served (an answer, or a 400 for its missing
+ *   parameters; never 404 or 500).
  */
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,5 +203,37 @@ describe('report examine', () => {
     const again = await call(s, kyglHb, 'POST', `${api}/examine`, { businessId: id, outcome: 'approve' });
     expect(again.status).toBe(400);
     expect(again.body.msg).toBe('该报告当前没有待审核的步骤');
+  });
+});
+
+describe('every call of spec 001 §7', () => {
+  // the paths of spec 001 §7 "Projects, /project/baseinfo" and "Other project modules", each with its method
+  const GETS: Record<string, string[]> = {
+    '/api/project/baseinfo': ['list', 'select', 'detail', 'getTotalDetail', 'getSaveProcess', 'claim-list', 'todo-list', 'claim-list-for-sbdw', 'claim-list-for-kygl', 'confirm-task', 'send-list',
+      'done-list', 'listOfMyCompany', 'listOfMyCompanyAllProject', 'todoBfList', 'getDealWordOfRedis', 'generate', 'generateReportFile', 'generateReportFileList',
+      'myCompanyProjectNumber', 'checkInfo', 'expert-todo', 'expert-done', 'preview', 'listOfStartMyCompany', 'checkRepeat'],
+    '/api/project/report': ['list', 'detail', 'myList', 'myReport', 'confirm-task', 'send-list', 'todo-list', 'done-list', 'export-report', 'export-excel-report', 'export-word'],
+    '/api/project/intent': ['list', 'detail', 'done-list-of-jituan', 'done-list-of-yuan'],
+    '/api/project/template': ['list', 'detail', 'tree', 'checkVersion'],
+    '/api/project/annex': ['list', 'clearFile'],
+  };
+  const POSTS: Record<string, string[]> = {
+    '/api/project/baseinfo': ['remove', 'submit', 'totalSave', 'bookTotalSave', 'start-process', 'complete-task', 'dealWord', 'dealWordToRedis', 'download'],
+    '/api/project/report': ['remove', 'submit', 'complete-task', 'start-process', 'examine', 'import-report'],
+    '/api/project/guide': ['examine'],
+    '/api/project/template': ['enable'],
+    '/api/project/annex': ['submit'],
+    '/api/project/systembanip': ['unseal'],
+  };
+  const GENERIC = ['reportrule', 'plan', 'itemchange', 'systembanip', 'itemchangeexamine', 'money', 'budget', 'guide', 'intent', 'expert'];
+
+  it('each is served (research management of the group: an answer or a 400 for the missing parameters, never 404 or 500)', async () => {
+    const served = (status: number) => status !== 404 && status < 500;
+    const missing: string[] = [];
+    for (const [api, calls] of Object.entries(GETS)) for (const c of calls) if (!served((await call(s, kygl, 'GET', `${api}/${c}`)).status)) missing.push(`GET ${api}/${c}`);
+    for (const [api, calls] of Object.entries(POSTS)) for (const c of calls) if (!served((await call(s, kygl, 'POST', `${api}/${c}`, {})).status)) missing.push(`POST ${api}/${c}`);
+    for (const m of GENERIC) for (const c of ['list', 'detail']) if (!served((await call(s, kygl, 'GET', `/api/project/${m}/${c}`)).status)) missing.push(`GET /api/project/${m}/${c}`);
+    for (const path of ['/api/project/team/list', '/api/project/guideexamine/list', '/api/project/reportexamine/list']) if (!served((await call(s, kygl, 'GET', path)).status)) missing.push(`GET ${path}`);
+    expect(missing).toEqual([]);
   });
 });
