@@ -8,7 +8,9 @@
  * - portal/content: a new record gets `createCompany`, the name of the caller's company (the nearest
  *   company department above the caller's, else the department itself); `pushChannel` must name channels of
  *   the tenant (400 推送栏目不存在); every `attrs` name at most once (400 扩展属性重复: x); the attributes
- *   fit the extra fields of the channel's content models (`modelFault`: 请填写 x, x必须是数字, x必须是日期).
+ *   fit the extra fields of the channel's content models (`modelFault`: 请填写 x, x必须是数字, x必须是日期); the
+ *   channel (the one given and the one the content is in) must have 内容编辑页 (`CHANNEL_CONFIG`: 400 栏目「x」未开启
+ *   内容编辑页，不能编辑其中的内容).
  * - portal/model: its `form` (the field design made in the form designer) must be one attributes can hold
  *   (shared/portal/model-fields.ts `modelFormFault`: 400 with its message, nothing stored).
  * - portal/site: a `domain` (lower-cased) belongs to one live site across tenants (400 该域名已被其他门户站点使用);
@@ -55,8 +57,27 @@ export const M = {
   modelRequired: (l: string) => ({ zh: `请填写${l}`, en: `Please fill in ${l}` }),
   modelNumber: (l: string) => ({ zh: `${l}必须是数字`, en: `${l} must be a number` }),
   modelDate: (l: string) => ({ zh: `${l}必须是日期（yyyy-MM-dd）`, en: `${l} must be a date (yyyy-MM-dd)` }),
+  noEditor: (t: string) => ({ zh: `栏目「${t}」未开启内容编辑页，不能编辑其中的内容`, en: `The channel "${t}" has no content editor: its content cannot be edited` }),
 };
 
+/**
+ * Channel configuration (spec 001 §3: 列表页 1, 内容编辑页 2, 是否筛选 3; default 1 and 2 — also for a channel
+ * stored without one). The spec names the choices only; what each does here:
+ * - 1 列表页: the channel has a list page on the public site (public.ts); without it the channel is a single
+ *   page — its link opens its newest released content;
+ * - 2 内容编辑页: content can be written in the channel — without it a submit of content into the channel, or
+ *   of content that is in it, is refused (`noEditor`, naming the channel; imports to it too). The workflow
+ *   steps (examine, release) and removal stay possible, and other content may still be pushed to it
+ *   (`pushChannel`): a channel that only gathers;
+ * - 3 是否筛选: the channel's list page has a filter (title keyword, release year).
+ */
+export const CHANNEL_CONFIG = { listPage: 1, editor: 2, filter: 3 } as const;
+
+/** True when a channel's stored `configuration` holds `choice` (no configuration: the default 1 and 2). */
+export function channelHas(configuration: unknown, choice: number): boolean {
+  if (!Array.isArray(configuration)) return choice === CHANNEL_CONFIG.listPage || choice === CHANNEL_CONFIG.editor;
+  return configuration.map(Number).includes(choice);
+}
 
 /**
  * The faults of `attrs` against the fields of the content models of channel `channelId` (its `modelIds`; each
@@ -137,6 +158,14 @@ export function registerPortalHooks(d: { db: Db; engine: ResourceEngine; org: Or
           if (seen.has(k)) throw new ApiError(400, M.attrTwice(k));
           seen.add(k);
         }
+      }
+      // the channel the content goes to, and the one it is in, must have a content editor (CHANNEL_CONFIG)
+      const channels = [...new Set([record.channelId, existing?.channelId].map((x) => String(x ?? '')).filter((x) => /^[1-9][0-9]{0,18}$/.test(x)))];
+      if (channels.length) {
+        const r = await sql<{ title: string; configuration: unknown }>`SELECT title, configuration FROM portal_channel
+            WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND id = ANY(${channels}::bigint[]) ORDER BY id`.execute(trx);
+        const closed = r.rows.find((c) => !channelHas(c.configuration, CHANNEL_CONFIG.editor));
+        if (closed) throw new ApiError(400, M.noEditor(closed.title));
       }
       const channelId = String(record.channelId ?? existing?.channelId ?? '');
       if (/^[1-9][0-9]{0,18}$/.test(channelId)) {

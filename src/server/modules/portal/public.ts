@@ -3,8 +3,12 @@
  * `portal/site`, showing released content only (`contentStatus` 4), each page view counted in portal_access.
  *
  * - `GET /site/:siteId` — the site's channels and its newest released content;
- * - `GET /site/:siteId/channel/:channelId?page=` — a channel of the site: its released content (its own and
- *   that pushed to it), pinned first, newest first, 20 a page;
+ * - `GET /site/:siteId/channel/:channelId?page=&kw=&year=` — a channel of the site: its released content (its
+ *   own and that pushed to it), pinned first, newest first, 20 a page. The channel's configuration (hooks.ts
+ *   `CHANNEL_CONFIG`) decides: without 列表页 there is no list — the address opens the channel's newest
+ *   released content (a single-page channel such as 关于我们), or the not-found page while it has none; with
+ *   是否筛选 the list has a filter, a title keyword `kw` (at most 50 characters) and a release year `year`
+ *   (the years the channel has), kept by the pager (without it both are ignored);
  * - `GET /site/:siteId/article/:id` — one released content of the site's tenant: title, author, source, time,
  *   the body (sanitised when stored, and again here), attachments, approved comments; its `visits` + 1;
  * - `GET /site/:siteId/search?q=&page=` — the search box: the public search of the search module
@@ -22,7 +26,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { isId } from '../../../shared/contract/ids.js';
-import { RELEASED, sanitizeRichText } from './hooks.js';
+import { CHANNEL_CONFIG, channelHas, RELEASED, sanitizeRichText } from './hooks.js';
 import { publicLinks } from './public-files.js';
 import { commentForm } from './public-comments.js';
 
@@ -45,6 +49,10 @@ const T = {
   found: { zh: '共找到 {n} 条', en: '{n} found' },
   prev: { zh: '上一页', en: 'Previous' },
   next: { zh: '下一页', en: 'Next' },
+  keyword: { zh: '标题关键词', en: 'Title keyword' },
+  year: { zh: '发布年份', en: 'Year' },
+  allYears: { zh: '全部年份', en: 'All years' },
+  filter: { zh: '筛选', en: 'Filter' },
 };
 
 const esc = (s: unknown) => String(s ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -59,6 +67,7 @@ form.search{display:inline-block;float:right}form.search input{padding:4px 8px}u
 ul.list li{padding:10px 0;border-bottom:1px dashed #e5e6eb}ul.list time{float:right;color:#888;font-size:13px}
 .meta{color:#888;font-size:13px;margin-bottom:16px}.meta span{margin-right:16px}article img{max-width:100%}
 em{color:#c0392b;font-style:normal}form.comment label{display:block;margin:8px 0}form.comment input,form.comment textarea{width:100%;box-sizing:border-box}.notice.ok{color:#2e7d32}.notice.bad{color:#c0392b}img.banner{width:100%;max-height:240px;object-fit:cover;margin-bottom:16px}img.cover{width:96px;height:64px;object-fit:cover;float:left;margin-right:12px}ul.list li:after{content:"";display:block;clear:both}.hl{color:#555;font-size:14px}.pager a{margin-right:12px}
+form.filter{margin:8px 0 4px}form.filter input,form.filter select{padding:4px 8px;margin-right:8px}
 body.theme-green header{background:#2e7d32}body.theme-blue header{background:#1565c0}`;
 
 /** Mounts the pages of the module comment; answers `domainsChanged()`, to call after a site is written. */
@@ -96,7 +105,7 @@ export function registerPublicPages(app: FastifyInstance, db: Db): { domainsChan
 
   const channelsOf = async (s: Row): Promise<Row[]> => {
     const ids = (Array.isArray(s.channel_ids) ? s.channel_ids : []).map(String).filter(isId);
-    const r = await sql<Row>`SELECT id::text AS id, title FROM portal_channel WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND id = ANY(${ids}::bigint[]) ORDER BY sort, id`.execute(db);
+    const r = await sql<Row>`SELECT id::text AS id, title, configuration FROM portal_channel WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND id = ANY(${ids}::bigint[]) ORDER BY sort, id`.execute(db);
     return r.rows;
   };
 
@@ -150,15 +159,34 @@ export function registerPublicPages(app: FastifyInstance, db: Db): { domainsChan
     const s = await site(req.params.siteId);
     const channel = s ? (await channelsOf(s)).find((c) => c.id === req.params.channelId) : undefined;
     if (!s || !channel) return notFound(reply, lang, s);
+    const inChannel = sql`tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_status = ${RELEASED} AND (channel_id = ${channel.id}::bigint OR push_channel::jsonb ? ${channel.id})`;
+    if (!channelHas(channel.configuration, CHANNEL_CONFIG.listPage)) {
+      // a single-page channel: its newest released content
+      const one = await sql<{ id: string }>`SELECT id::text AS id FROM portal_content WHERE ${inChannel}
+          ORDER BY is_top DESC NULLS LAST, release_time DESC NULLS LAST, id DESC LIMIT 1`.execute(db);
+      if (!one.rows[0]) return notFound(reply, lang, s);
+      return reply.redirect(`/site/${s.id}/article/${one.rows[0].id}`);
+    }
     const p = pageNo(req);
+    const q = req.query as Row;
+    const filtered = channelHas(channel.configuration, CHANNEL_CONFIG.filter);
+    const kw = filtered ? String(q.kw ?? '').trim().slice(0, 50) : '';
+    const year = filtered && /^\d{4}$/.test(String(q.year ?? '')) ? Number(q.year) : null;
+    const like = `%${kw.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const rows = await sql<Row>`SELECT id::text AS id, title, cover_image AS cover, to_char(release_time, 'YYYY-MM-DD') AS day FROM portal_content
-        WHERE tenant_id = ${s.tenant_id} AND is_deleted = 0 AND content_status = ${RELEASED}
-          AND (channel_id = ${channel.id}::bigint OR push_channel::jsonb ? ${channel.id})
+        WHERE ${inChannel}${kw ? sql` AND title ILIKE ${like}` : sql``}${year ? sql` AND extract(year FROM release_time) = ${year}` : sql``}
         ORDER BY is_top DESC NULLS LAST, release_time DESC NULLS LAST, id DESC LIMIT 21 OFFSET ${(p - 1) * 20}`.execute(db);
     await count(req, s, 'channel', channel.id, null);
     const more = rows.rows.length > 20;
-    const pager = `<p class="pager">${p > 1 ? `<a href="?page=${p - 1}">${T.prev[lang]}</a>` : ''}${more ? `<a href="?page=${p + 1}">${T.next[lang]}</a>` : ''}</p>`;
-    return page(reply, lang, s, `${channel.title} - ${s.title}`, `<h2>${esc(channel.title)}</h2>${listItems(s, rows.rows.slice(0, 20), lang)}${pager}`);
+    const keep = (n: number) => `?${new URLSearchParams({ ...(kw ? { kw } : {}), ...(year ? { year: String(year) } : {}), page: String(n) })}`;
+    const pager = `<p class="pager">${p > 1 ? `<a href="${esc(keep(p - 1))}">${T.prev[lang]}</a>` : ''}${more ? `<a href="${esc(keep(p + 1))}">${T.next[lang]}</a>` : ''}</p>`;
+    let filter = '';
+    if (filtered) {
+      const years = await sql<{ y: number }>`SELECT DISTINCT extract(year FROM release_time)::int AS y FROM portal_content WHERE ${inChannel} AND release_time IS NOT NULL ORDER BY y DESC LIMIT 50`.execute(db);
+      const options = [`<option value="">${T.allYears[lang]}</option>`, ...years.rows.map((r) => `<option value="${r.y}"${r.y === year ? ' selected' : ''}>${r.y}</option>`)].join('');
+      filter = `<form class="filter" method="get"><input name="kw" value="${esc(kw)}" placeholder="${T.keyword[lang]}" maxlength="50" aria-label="${T.keyword[lang]}"><select name="year" aria-label="${T.year[lang]}">${options}</select><button type="submit">${T.filter[lang]}</button></form>`;
+    }
+    return page(reply, lang, s, `${channel.title} - ${s.title}`, `<h2>${esc(channel.title)}</h2>${filter}${listItems(s, rows.rows.slice(0, 20), lang)}${pager}`);
   });
 
   app.get<{ Params: { siteId: string; id: string } }>('/site/:siteId/article/:id', { schema: { hide: true } }, async (req, reply) => {
