@@ -28,6 +28,7 @@ import { VersionInfo } from './VersionInfo.js';
 import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
+import { useRouteFlags } from './route-flags.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
@@ -61,6 +62,8 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
   const { menus } = useMenus();
   const openMenu = useOpenMenu();
   const counts = useTodoCounts();
+  // route meta: ?target= opens a new window, cached pages keep their scroll position (route-flags.ts)
+  useRouteFlags(menus);
   const lang = (i18n.language === 'en' ? 'en' : 'zh') as 'zh' | 'en';
 
   const tabs = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));

@@ -1,6 +1,6 @@
 /**
  * The tag bar (spec 000 §2.5 Tag bar, §4 Tabs): one tag per opened page, the active one following the route;
- * the home tag is fixed; a tag is closable only when more than one is open; closing the active tag opens its
+ * the home tag is fixed; a menu whose meta says `isTab` false opens no tag (spec 000 §2.1); a tag is closable only when more than one is open; closing the active tag opens its
  * neighbour; close others, close all (back to the home page) and clear cache (asks 是否需要清除缓存?, then
  * says 清除完毕). The page title is the active tag's label (spec 000 §2.1).
  */
@@ -45,7 +45,8 @@ export function TagBar({ menus }: { menus: MenuItem[] }) {
     if (!tags.some((x) => x.value === path)) {
       const chain = findByPath(menus, path);
       const m = chain?.[chain.length - 1];
-      if (m) tags = [...tags, { value: path, label: m.name, labelEn: m.nameEn ?? undefined }];
+      // a menu whose meta disables tabs opens none (spec 000 §2.1; route-flags.ts)
+      if (m) tags = m.meta?.isTab === false ? tags : [...tags, { value: path, label: m.name, labelEn: m.nameEn ?? undefined }];
       else if (path.startsWith('/userCenter')) tags = [...tags, { value: path, label: shellTexts['user.info'].zh, labelEn: shellTexts['user.info'].en }];
       else if (path === CONSOLE_PATH) tags = [...tags, { value: path, label: shellTexts['user.dashboard'].zh, labelEn: shellTexts['user.dashboard'].en }];
       else if (pageForPath(path)) tags = [...tags, { value: path, label: pageForPath(path)!.title, labelEn: pageForPath(path)!.titleEn }];

@@ -24,7 +24,8 @@ export interface MenuItem {
   isOpen: number;
   isEnabled: boolean;
   resource: string | null;
-  meta: { roles: string[] };
+  /** route meta (spec 000 §2.1): `isTab` false = no tab; `keepAlive` = scroll position restored (route-flags.ts) */
+  meta: { roles: string[]; isTab?: boolean; keepAlive?: boolean };
   children: MenuItem[];
 }
 

@@ -3,7 +3,8 @@
  *
  * - `GET /api/blade-system/menu/routes?topMenuId=&roleId=` — the menu tree (category 1) the current role may
  *   open, optionally limited to one top menu. Nodes: `id, parentId, code, name, nameEn, path, source, sort,
- *   category, isOpen, isEnabled, resource, meta: {roles, i18n}, children, hasChildren`.
+ *   category, isOpen, isEnabled, resource, meta: {roles, i18n, isTab, keepAlive}, children, hasChildren` — `isTab`
+ *   false: the route opens no tab; `keepAlive`: its scroll position is restored (spec 000 §2.1 route meta).
  * - `GET /api/blade-system/menu/buttons` — the same tree with the granted buttons (category 2) as leaves; the
  *   client's permission map is built from the leaf codes.
  * - `GET /api/blade-system/menu/top-menu` — the tenant's top menus the current role may open: those granted to
@@ -45,6 +46,9 @@ interface MenuRow {
   category: number;
   is_open: number;
   is_enabled: boolean;
+  /** route meta (spec 000 §2.1): null (a row from before the column) reads as the default */
+  is_tab: boolean | null;
+  keep_alive: boolean | null;
   roles: string[];
   resource: string | null;
 }
@@ -65,7 +69,7 @@ function toNode(m: MenuRow): MenuNode {
     isOpen: m.is_open,
     isEnabled: m.is_enabled,
     resource: m.resource,
-    meta: { roles: m.roles, i18n: m.name_en ? { zh: m.name, en: m.name_en } : undefined },
+    meta: { roles: m.roles, i18n: m.name_en ? { zh: m.name, en: m.name_en } : undefined, isTab: m.is_tab !== false, keepAlive: m.keep_alive === true },
     children: [],
     hasChildren: false,
   };
@@ -123,14 +127,14 @@ async function grantedMenus(db: Db, roleIds: string[], withButtons: boolean, top
       UNION
       SELECT m.id, m.parent_id FROM blade_menu m JOIN up ON m.id = up.parent_id WHERE m.is_deleted = 0
     )
-    SELECT m.id, m.parent_id, m.code, m.name, m.name_en, m.path, m.source, m.sort, m.category, m.is_open, m.is_enabled, m.roles, m.resource
+    SELECT m.id, m.parent_id, m.code, m.name, m.name_en, m.path, m.source, m.sort, m.category, m.is_open, m.is_enabled, m.is_tab, m.keep_alive, m.roles, m.resource
       FROM blade_menu m WHERE m.id IN (SELECT id FROM up) ORDER BY m.category, m.sort, m.id`.execute(db);
   return limitToTop(db, r.rows, topMenuId);
 }
 
 async function allMenus(db: Db, withButtons: boolean, topMenuId?: string): Promise<MenuRow[]> {
   const rows = await sql<MenuRow>`
-    SELECT id, parent_id, code, name, name_en, path, source, sort, category, is_open, is_enabled, roles, resource
+    SELECT id, parent_id, code, name, name_en, path, source, sort, category, is_open, is_enabled, is_tab, keep_alive, roles, resource
       FROM blade_menu WHERE is_deleted = 0 AND (${withButtons} OR category = 1) ORDER BY category, sort, id`.execute(db);
   return limitToTop(db, rows.rows, topMenuId);
 }
