@@ -282,11 +282,18 @@ export interface ResourceSchema {
   /**
    * Named lists of the records that name the caller: `GET <api>/<endpoint>` answers the page of records whose
    * `field` equals the caller's user id (or, an array field, contains it) — a bidding project's `myProject`
-   * (leaderId) and `myCooperationProject` (cooperationUserIds); the myList grant, no data scope (routes.ts).
+   * (leaderId) and `myCooperationProject` (cooperationUserIds); the myList grant, no data scope (routes.ts). With a
+   * `title` the resource's screen offers the list in its list switch (shell/pages.tsx).
    */
-  userLists?: Array<{ endpoint: string; field: string }>;
+  userLists?: Array<{ endpoint: string; field: string; title?: string; titleEn?: string }>;
   /** `false`: Excel templates may not name this resource (src/server/modules/excel/templates.ts `templatable`). */
   excel?: boolean;
+  /**
+   * The resource's own names for the Excel calls (spec 001 §7 project/report: import-report, export-report,
+   * export-excel-report), served under its `api` through the Excel module's importData / exportData /
+   * exportTemplate with the tenant's template of code `template` (src/server/modules/excel/aliases.ts).
+   */
+  excelCalls?: { template: string; import?: string; export?: string; exportTemplate?: string };
   /**
    * Sets of fields no two live records of a tenant may share (text trimmed, case-insensitive; a set with an empty
    * value is not checked), each refused with its message on the first field (write.ts `uniqueFaults`).
