@@ -100,6 +100,7 @@ import { YearRangePicker } from './YearRangePicker.js';
 import { Chart } from './Chart.js';
 import { ContentModelFields } from './ContentModelFields.js';
 import { FullTextSearch } from './FullTextSearch.js';
+import { BidDocuments, BID_TEXTS } from './BidDocuments.js';
 import { RemoteTable } from './RemoteTable.js';
 import { ExamineTimeline } from './ExamineTimeline.js';
 import { BpmnViewer, BPMN_TEXTS } from './BpmnViewer.js';
@@ -734,6 +735,8 @@ registerComponent({
     'cmp.search.answer': { zh: '智能问答（依据检索结果）', en: 'Answer (from the hits)' },
   },
 });
+// a bidding project's catalogue, chapter documents (with the editor's link) and chapter access (issue 17)
+registerComponent({ name: 'BidDocuments', component: BidDocuments, title: { zh: '投标文档', en: 'Bid documents' }, group: 'business', texts: BID_TEXTS });
 // the trees of grant dialogs (roles: menus, data scopes, API scopes, top menus; top menus: menus)
 registerComponent({
   name: 'CheckTree',

@@ -58,7 +58,8 @@ import type { Page as ContractPage } from '../../shared/contract/envelope.js';
 import { ExcelToolbar } from './ExcelToolbar.js';
 import { tableWidth, withColumnWidths } from './column-width.js';
 
-export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
+/** 'list', 'list-for-myCompany', 'myList', or the `endpoint` of one of the schema's `userLists`. */
+export type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList' | (string & {});
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
 
 export interface ListPageProps {
@@ -103,7 +104,8 @@ export function ListPage({ resource: given, listEndpoint = 'list', can, fixed, d
   const filters = { ...(sideTree && side ? { ...query.params, [sideTree.param]: side } : query.params), ...fixed };
   const searching = Object.keys(filters).length > 0;
   const treeMode = !!resource.tree && resource.endpoints.includes('lazy-tree') && !searching;
-  const endpoint = resource.endpoints.includes(listEndpoint) ? listEndpoint : 'list';
+  // a generic list the schema mounts, or one of its userLists (records that name the caller: myProject …)
+  const endpoint = (resource.endpoints as string[]).includes(listEndpoint) || resource.userLists?.some((l) => l.endpoint === listEndpoint) ? listEndpoint : 'list';
   const params = {
     ...filters,
     current: query.current,

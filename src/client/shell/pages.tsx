@@ -114,19 +114,28 @@ export function MenuPage() {
   return <Empty description={t('menu.developing')} />;
 }
 
-type ListEndpoint = 'list' | 'list-for-myCompany' | 'myList';
+type ListEndpoint = string;
+/** A `userLists` entry as the switch reads it (its label). */
+type UserListTitle = { endpoint: string; title?: string; titleEn?: string };
 
 /**
  * A resource screen with the list scopes its schema offers (spec 001 §2: the whole list, my company's
- * `list-for-myCompany`, mine `myList`) as a switch above the list, and the buttons the role is granted
- * (`<menu>_add`, `_edit`, `_delete`, `_view`). The server checks both again.
+ * `list-for-myCompany`, mine `myList`; then each titled `userLists` list, e.g. a bidding project's 我的项目 and
+ * 我的协作项目) as a switch above the list, and the buttons the role is granted (`<menu>_add`, `_edit`,
+ * `_delete`, `_view`). The server checks both again.
  */
 function ResourceMenuPage({ name }: { name: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const perms = usePermissions();
   const { data: schema } = useResourceSchema(name);
   const [scope, setScope] = useState<ListEndpoint>('list');
-  const offered = (['list', 'list-for-myCompany', 'myList'] as const).filter((e) => schema?.endpoints.includes(e));
+  const lang = i18n.language === 'en' ? 'en' : 'zh';
+  const titled = ((schema?.userLists ?? []) as UserListTitle[]).filter((l) => l.title);
+  const offered: string[] = [...(['list', 'list-for-myCompany', 'myList'] as const).filter((e) => schema?.endpoints.includes(e)), ...titled.map((l) => l.endpoint)];
+  const label = (e: string) => {
+    const l = titled.find((x) => x.endpoint === e);
+    return l ? (lang === 'en' ? (l.titleEn ?? l.title!) : l.title!) : t(`scope.${e}`);
+  };
   // a resource without the whole list (the leave requests: only myList) opens on the first scope it offers
   const active: ListEndpoint = offered.length > 0 && !offered.includes(scope) ? offered[0] : scope;
   return (
@@ -136,7 +145,7 @@ function ResourceMenuPage({ name }: { name: string }) {
           className="kc-list-scope"
           value={active}
           onChange={(v) => setScope(v as ListEndpoint)}
-          options={offered.map((e) => ({ value: e, label: t(`scope.${e}`) }))}
+          options={offered.map((e) => ({ value: e, label: label(e) }))}
         />
       )}
       <ResourcePage name={name} listEndpoint={active} can={(code) => perms[code] === true} />
