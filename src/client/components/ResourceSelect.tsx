@@ -6,7 +6,7 @@
  * Props: `url` (required), `labelField` (the record field shown, default `name`), `valueField` (the field
  * stored, default `id`; ids are kept as strings — they are bigints, shared/contract/ids.ts), and any antd
  * Select prop (`mode: 'multiple'` for an array field). readPretty shows the chosen records' labels, joined by
- * '、', or the stored value when the record is gone.
+ * '、', or the stored value when the record is gone or the options cannot be read (silently).
  */
 import React from 'react';
 import { Select, type SelectProps } from 'antd';
@@ -30,8 +30,9 @@ interface Option {
   value: string;
 }
 
-function useOptions({ url, labelField = 'name', valueField = 'id' }: ResourceSelectProps) {
-  const { data, isLoading } = useGet<Record<string, unknown>[]>(url ?? null, undefined, { revalidateIfStale: false });
+/** The options of `url`; `silent`: a refusal is not toasted (a read-only view falls back to the stored values). */
+function useOptions({ url, labelField = 'name', valueField = 'id' }: ResourceSelectProps, silent = false) {
+  const { data, isLoading } = useGet<Record<string, unknown>[]>(url ?? null, undefined, { revalidateIfStale: false, silent });
   const options: Option[] = (Array.isArray(data) ? data : []).map((r) => ({ value: String(r[valueField]), label: String(r[labelField] ?? r[valueField]) }));
   return { options, isLoading };
 }
@@ -57,7 +58,9 @@ function SelectInput({ url, labelField, valueField, value, onChange, ...props }:
 }
 
 function SelectText({ url, labelField, valueField, value }: ResourceSelectProps) {
-  const { options } = useOptions({ url, labelField, valueField });
+  // a reader who may not list the options (the expert reading their own pick: the expert list is research
+  // management's) sees the stored value, without an error toast for a list they never asked for
+  const { options } = useOptions({ url, labelField, valueField }, true);
   const placeholder = PreviewText.usePlaceholder();
   const values = value === null || value === undefined || value === '' ? [] : Array.isArray(value) ? value.map(String) : [String(value)];
   if (!values.length) return <span>{placeholder}</span>;

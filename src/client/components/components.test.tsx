@@ -4,17 +4,18 @@
  * one request per code, readPretty label, numeric keys), FileUpload (附件上传中，请稍等 while uploading, the
  * stored items as value, type and size refused before any request), DeptTreeSelect and ResourceTreeSelect
  * (names in readPretty, the root value shown empty and stored on clear), ResourceSelect (a resource's
- * records by name, ids stored as strings), RegionCascader (names of the path,
+ * records by name, ids stored as strings; read-only with its options refused: the value, silently), RegionCascader (names of the path,
  * both value types) and UserPicker (a name as typed).
  */
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { message } from 'antd';
 import React from 'react';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createForm, type Form } from '@formily/core';
 import { FormProvider } from '@formily/react';
 import { SchemaField } from './registry.js';
-import { ok, renderApp, setLang, type FakeServer } from '../runtime/test-utils.js';
+import { fail, ok, renderApp, setLang, type FakeServer } from '../runtime/test-utils.js';
 import { baseServer } from '../runtime/fixtures.js';
 
 let server: FakeServer;
@@ -144,6 +145,17 @@ describe('tree pickers', () => {
     fireEvent.mouseDown(document.querySelectorAll('.ant-select-selector')[0]);
     fireEvent.click(await screen.findByText('成果模型', { selector: '.ant-select-item-option-content' }));
     expect(form.values.modelId).toBe('12');
+  });
+
+  it('ResourceSelect read-only, when its options are refused: the stored value, no error toast', async () => {
+    const toast = vi.spyOn(message, 'error');
+    server.on('GET', '/api/project/expert/options', fail(403, '无权访问'));
+    renderForm({ expertId: { type: 'string', 'x-component': 'ResourceSelect', 'x-component-props': { url: '/api/project/expert/options' } } }, { values: { expertId: '1001' }, readPretty: true });
+    expect(await screen.findByText('1001')).toBeTruthy();
+    await waitFor(() => expect(server.calls('/api/project/expert/options')).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 600)); // an error toast shows 300 ms after the failure (api.ts)
+    expect(toast).not.toHaveBeenCalled();
+    toast.mockRestore();
   });
 
   it('RegionCascader shows the names of the path for both value types', async () => {
