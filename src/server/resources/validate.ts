@@ -43,8 +43,10 @@ export interface FieldFault {
 
 /** The faults of `values` against `form`, checked by `validate` (the form's compiled JSON Schema). */
 export function validationFaults(form: FormNode, validate: ValidateFunction, values: Row): FieldFault[] {
-  const order = dataFields(form).map((f) => f.name);
+  // the form's field order, worked out only once a fault needs it (a valid record, e.g. each row of an import, never does)
+  let order: string[] | null = null;
   const orderOf = (path: string) => {
+    order ??= dataFields(form).map((f) => f.name);
     const i = order.indexOf(path.split('.')[0]);
     return i < 0 ? order.length : i;
   };
