@@ -122,7 +122,7 @@ test('dictionary layouts: the tree beside or above the entries; an entry added u
   expect(child.status()).toBe(200);
 
   await page.goto('/dict-horizontal/index');
-  await expect(page.locator('.kc-tagbar')).toContainText('字典管理');
+  await expect(page.locator('.kc-tagbar')).toContainText('字典管理（左右布局）');
   await expect(page.getByText('请在左侧选择字典')).toBeVisible();
   const tree = page.locator('.kc-tree-list-tree');
   await tree.getByPlaceholder('输入关键字过滤').fill(TAG);
@@ -162,6 +162,7 @@ test('dictionary layouts: the tree beside or above the entries; an entry added u
 test('screenshots of these screens at 1280 and 1920 px, zh and en (KC_SHOTS)', async ({ page, password }) => {
   const dir = process.env.KC_SHOTS;
   test.skip(!dir, 'set KC_SHOTS to a folder to take them');
+  test.setTimeout(300_000);
   fs.mkdirSync(dir!, { recursive: true });
   await login(page, 'admin', password);
   const link = await upload(page, `${TAG} 可行性研究报告.docx`, 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', await docx(['第一章 项目概况', '本项目面向粮食仓储的智能通风控制。']));
@@ -185,6 +186,7 @@ test('screenshots of these screens at 1280 and 1920 px, zh and en (KC_SHOTS)', a
           await page.locator('.kc-tree-list-tree .ant-tree-title').first().click();
           await page.locator('.kc-tree-list-items .ant-table-row').first().waitFor();
         }
+        if (name === 'preview-docx') await expect(page.getByTestId('document-body')).toContainText('第一章 项目概况');
         await page.waitForTimeout(600);
         await page.screenshot({ path: path.join(dir!, `${name}-${lang}-${width}.png`) });
       }

@@ -60,7 +60,7 @@ export function TestPage() {
           items={[
             ...browserRows(t),
             { key: 'ui', label: t('diag.ui'), children: `${s.lang} · ${themeOf(s.themeName).name} · ${storedZoom()}%` },
-            { key: 'time', label: t('diag.time'), children: new Date().toString() },
+            { key: 'time', label: t('diag.time'), children: new Date().toLocaleString(s.lang === 'en' ? 'en-GB' : 'zh-CN', { dateStyle: 'full', timeStyle: 'long' }) },
           ]}
         />
       </Card>

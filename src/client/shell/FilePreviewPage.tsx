@@ -94,7 +94,7 @@ export function FilePreviewPage() {
   const raw = params.get('url') ?? '';
   const given = params.get('name') ?? undefined;
   const body = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<{ loading: boolean; error?: string; login?: boolean; renderError?: boolean; file?: Loaded }>({ loading: true });
+  const [state, setState] = useState<{ loading: boolean; error?: string; login?: boolean; renderError?: boolean; rendered?: boolean; file?: Loaded }>({ loading: true });
   const title = state.file?.name ?? given ?? T.title[lang];
 
   useEffect(() => {
@@ -144,6 +144,7 @@ export function FilePreviewPage() {
     let live = true;
     import('docx-preview')
       .then(({ renderAsync }) => renderAsync(file.blob, body.current!, undefined, { inWrapper: true, ignoreLastRenderedPageBreak: true }))
+      .then(() => live && setState((s) => ({ ...s, rendered: true })))
       .catch(() => live && setState((s) => ({ ...s, renderError: true })));
     return () => {
       live = false;
@@ -186,7 +187,7 @@ export function FilePreviewPage() {
           {T.download[lang]}
         </Button>
       </div>
-      {state.loading && <Spin />}
+      {(state.loading || (file?.kind === 'docx' && !state.rendered && !state.renderError)) && <Spin />}
       {state.renderError && <Alert type="info" showIcon message={T.render[lang]} />}
       {file?.kind === 'other' && <Alert type="info" showIcon message={T.unsupported[lang]} />}
       {file?.kind === 'pdf' && <iframe title={file.name} src={file.url} data-testid="pdf-frame" style={{ width: '100%', height: '80vh', border: '1px solid #d9d9d9' }} />}
