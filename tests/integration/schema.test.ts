@@ -38,6 +38,8 @@ describe('the shipped schemas', () => {
       expect(checkSchema(parsed), path.relative(repoRoot, f)).toEqual([]);
       expect(registry.resources.has(parsed.name), path.relative(repoRoot, f)).toBe(true);
     }
+    // the folder's validators are compiled on first use (registry.ts deriveResource): every one compiles
+    for (const r of registry.resources.values()) expect(typeof r.validate, r.file).toBe('function');
     expect(registry.get('basic/patent').file).toBe(path.join('schemas', 'basic', 'patent.json'));
     expect(registry.get('system/region').schema.table).toBe('blade_region');
   });

@@ -47,7 +47,10 @@ export interface Resource {
   /** column name → column. */
   byColumn: Map<string, ColumnDef>;
   fields: DataField[];
-  validate: ValidateFunction;
+  /** The record validator (compiled on first use for the folder's schemas: `deriveResource`). */
+  readonly validate: ValidateFunction;
+  /** The JSON Schema `validate` is compiled from (ajv's cache key, for `discard`). */
+  recordSchema: object;
   tenantScoped: boolean;
   /** The version served: 0 = the folder's, n ≥ 1 = version n of the schema store (kc_schema_version). */
   version: number;
@@ -124,11 +127,19 @@ export function checkSchema(schema: unknown): string[] {
   return faults;
 }
 
-/** Derives a `Resource` from a checked schema. */
-export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, version = 0): Resource {
+/**
+ * Derives a `Resource` from a checked schema. The record validator is compiled by ajv on first use (`lazy`, the
+ * folder's schemas at start: compiling all of them took ~0.7 s of every start, most never written to by a given
+ * process) or at once (`lazy` false: a schema published at run time, so that what ajv refuses — an invalid
+ * regular expression in a pattern — is refused when it is published, not at its first write). The folder's
+ * schemas are all compiled by the schema test (tests/integration/schema.test.ts).
+ */
+export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, version = 0, lazy = false): Resource {
   const columns = columnsOf(schema);
   const key = schema.key ?? 'id';
   const byField = new Map(columns.map((c) => [c.field, c]));
+  const jsonSchema = recordJsonSchema(schema);
+  let compiled: ValidateFunction | undefined = lazy ? undefined : ajv.compile(jsonSchema);
   return {
     schema,
     file,
@@ -138,7 +149,10 @@ export function deriveResource(schema: ResourceSchema, file: string, ajv: Ajv, v
     byField,
     byColumn: new Map(columns.map((c) => [c.column, c])),
     fields: dataFields(schema.form),
-    validate: ajv.compile(recordJsonSchema(schema)),
+    get validate(): ValidateFunction {
+      return (compiled ??= ajv.compile(jsonSchema));
+    },
+    recordSchema: jsonSchema,
     tenantScoped: schema.scope?.tenant !== false && schema.scope?.platform !== true,
     version,
   };
@@ -162,7 +176,7 @@ export class Registry {
       } catch (e) {
         throw new SchemaLoadError(rel, `JSON: ${(e as Error).message}`);
       }
-      const r = reg.add(parsed, rel);
+      const r = reg.add(parsed, rel, 0, true);
       reg.folder.set(r.schema.name, { schema: r.schema, file: rel });
     }
     return reg;
@@ -178,12 +192,12 @@ export class Registry {
     return this.derive(this.check(parsed, file), file, version);
   }
 
-  /** Checks and adds one schema; throws SchemaLoadError naming `file` and the fault. */
-  add(parsed: unknown, file: string, version = 0): Resource {
+  /** Checks and adds one schema (`lazy`: its validator compiled on first use); throws SchemaLoadError naming `file` and the fault. */
+  add(parsed: unknown, file: string, version = 0, lazy = false): Resource {
     const schema = this.check(parsed, file);
     const same = this.resources.get(schema.name);
     if (same) throw new SchemaLoadError(file, `name "${schema.name}" is already used by ${same.file}`);
-    const res = this.derive(schema, file, version);
+    const res = this.derive(schema, file, version, lazy);
     this.resources.set(schema.name, res);
     return res;
   }
@@ -200,9 +214,9 @@ export class Registry {
     return schema;
   }
 
-  private derive(schema: ResourceSchema, file: string, version: number): Resource {
+  private derive(schema: ResourceSchema, file: string, version: number, lazy = false): Resource {
     try {
-      return deriveResource(schema, file, this.ajv, version);
+      return deriveResource(schema, file, this.ajv, version, lazy);
     } catch (e) {
       // ajv refuses what the meta-schema cannot see (an invalid regular expression in a pattern ...)
       throw new SchemaLoadError(file, (e as Error).message);
@@ -226,7 +240,7 @@ export class Registry {
   /** Drops the compiled record validator of a resource that is no longer served (ajv caches it by schema). */
   discard(res: Resource): void {
     if (this.resources.get(res.schema.name) === res) return;
-    this.ajv.removeSchema(res.validate.schema as object);
+    this.ajv.removeSchema(res.recordSchema);
   }
 
   get(name: string): Resource {
