@@ -12,7 +12,7 @@ test('a chosen theme and zoom survive a reload; the theme is the user\'s own', a
   await login(page, 'kygl', password);
   await page.getByRole('button', { name: '主题' }).click();
   const items = page.getByRole('menuitem');
-  await expect(items).toHaveCount(11);
+  await expect(items).toHaveCount(13); // the eleven themes and the two menu layouts (侧边菜单, 顶部菜单)
   await page.getByRole('menuitem', { name: '黑色主题' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(await css(page, '.kc-header', 'background-color')).toBe('rgb(20, 20, 20)');

@@ -5,7 +5,9 @@
  * and pushed messages show bottom right: todo.tsx), menu search, language switch, lock button, the client error
  * log's badge (ErrorLogButton.tsx: shown when errors are kept, which it also uploads) and the user dropdown
  * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
- * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed); the tag
+ * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed) — or, in the
+ * top-menu variant the user chose (layout-variant.ts), no sidebar and a menu bar under the header: 首页, then
+ * the tab's menu, with the version number at its end; the tag
  * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
  * onboarding dialog and the password reminder (AccountGate, PasswordReminder.tsx).
  */
@@ -29,6 +31,7 @@ import { TagBar } from './TagBar.js';
 import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
 import { useRouteFlags } from './route-flags.js';
+import { useLayoutVariant } from './layout-variant.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
@@ -64,6 +67,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
   const counts = useTodoCounts();
   // route meta: ?target= opens a new window, cached pages keep their scroll position (route-flags.ts)
   useRouteFlags(menus);
+  const variant = useLayoutVariant(s.tenantId, s.user?.userId);
   const lang = (i18n.language === 'en' ? 'en' : 'zh') as 'zh' | 'en';
 
   const tabs = menus.filter((m) => m.category === 1 && visibleFor(m, role?.roleAlias));
@@ -142,7 +146,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
         </Space>
       </AntLayout.Header>
       <AntLayout>
-        {!fullScreen && activeTab && (
+        {!fullScreen && activeTab && variant === 'side' && (
           <AntLayout.Sider width={220} theme="light" className="kc-sider">
             <Menu
               mode="inline"
@@ -159,6 +163,21 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
           </AntLayout.Sider>
         )}
         <AntLayout.Content className="kc-content">
+          {!fullScreen && variant === 'top' && (
+            <div className="kc-topmenu" data-testid="kc-topmenu">
+              <Menu
+                mode="horizontal"
+                selectedKeys={chain ? [chain[chain.length - 1].id] : location.pathname === '/wel/index' ? ['home'] : []}
+                items={[{ key: 'home', label: t('route.home') }, ...(sideItems(activeTab?.children ?? [], lang, role?.roleAlias, counts) ?? [])]}
+                onClick={({ key }) => {
+                  if (key === 'home') return navigate('/wel/index');
+                  const m = byId.get(key);
+                  if (m) openMenu(m);
+                }}
+              />
+              <VersionInfo />
+            </div>
+          )}
           <TagBar menus={menus} />
           <div className="kc-page">
             <Outlet />

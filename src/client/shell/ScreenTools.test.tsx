@@ -44,7 +44,8 @@ describe('themes', () => {
     renderApp(<ThemePicker />);
     fireEvent.click(screen.getByRole('button', { name: '主题' }));
     const items = await screen.findAllByRole('menuitem');
-    expect(items.map((i) => i.textContent)).toEqual(THEME_NAMES.map((n) => THEMES[n].label.zh));
+    // the eleven themes, then the two menu layouts (layout-variant.test.tsx)
+    expect(items.map((i) => i.textContent)).toEqual([...THEME_NAMES.map((n) => THEMES[n].label.zh), '侧边菜单', '顶部菜单']);
     fireEvent.click(screen.getByText('LTE 主题'));
     expect(getSession()).toMatchObject({ themeName: 'theme-lte', themeColor: '#3c8dbc' });
     expect(rememberedTheme('000000', '1001')).toBe('theme-lte');

@@ -1,8 +1,9 @@
 /**
  * The top bar's screen tools (spec 000 §2.5): the notice popover (NoticePopover.tsx), the information-portal link
  * (the tenant's public portal site /site/{id} in a new window — a choice when it has several, 本单位尚未建立信息门户
- * when none; GET /api/portal/site/portalLink), the help-centre link (a new window), the theme picker (the eleven themes of themes.ts; the current
- * one checked; the choice kept in the session and remembered for this user), the screen-zoom dialog (a slider
+ * when none; GET /api/portal/site/portalLink), the help-centre link (a new window), the theme picker (the eleven
+ * themes of themes.ts; the current one checked; the choice kept in the session and remembered for this user;
+ * below them the menu layout — 侧边菜单 or 顶部菜单, layout-variant.ts — remembered the same way), the screen-zoom dialog (a slider
  * 60–150, default 100, stored locally, applied at once) and the fullscreen toggle (the browser's Fullscreen
  * API; the icon follows the state, Esc included).
  */
@@ -14,6 +15,7 @@ import { get } from '../runtime/api.js';
 import { useTranslation } from 'react-i18next';
 import { getSession, updateSession, useSession } from '../runtime/session.js';
 import { NoticePopover } from './NoticePopover.js';
+import { chooseLayout, LAYOUT_VARIANTS, useLayoutVariant } from './layout-variant.js';
 import { applyZoom, rememberTheme, storeZoom, storedZoom, THEME_NAMES, THEMES, themeOf, ZOOM_DEFAULT, ZOOM_MAX, ZOOM_MIN } from './themes.js';
 
 /** Chooses the theme `name` for the signed-in user (session + per-user memory). */
@@ -29,23 +31,48 @@ export function ThemePicker() {
   const s = useSession();
   const lang = i18n.language === 'en' ? 'en' : 'zh';
   const current = themeOf(s.themeName).name;
+  const userId = s.user?.userId;
+  const variant = useLayoutVariant(s.tenantId, userId);
   return (
     <Dropdown
       trigger={['click']}
       menu={{
         selectable: true,
-        selectedKeys: [current],
-        items: THEME_NAMES.map((name) => ({
-          key: name,
-          label: (
-            <Space>
-              <span className="kc-theme-swatch" style={{ background: THEMES[name].color, borderColor: THEMES[name].header.bg }} />
-              {THEMES[name].label[lang]}
-              {name === current && <CheckOutlined />}
-            </Space>
-          ),
-          onClick: () => chooseTheme(name),
-        })),
+        selectedKeys: [current, `layout-${variant}`],
+        items: [
+          ...THEME_NAMES.map((name) => ({
+            key: name,
+            label: (
+              <Space>
+                <span className="kc-theme-swatch" style={{ background: THEMES[name].color, borderColor: THEMES[name].header.bg }} />
+                {THEMES[name].label[lang]}
+                {name === current && <CheckOutlined />}
+              </Space>
+            ),
+            onClick: () => chooseTheme(name),
+          })),
+          // the menu layout (layout-variant.ts): the sidebar, or the menu on top; remembered per user like the theme
+          ...(userId
+            ? [
+                { type: 'divider' as const },
+                {
+                  type: 'group' as const,
+                  key: 'layout',
+                  label: t('layout.title'),
+                  children: LAYOUT_VARIANTS.map((v) => ({
+                    key: `layout-${v}`,
+                    label: (
+                      <Space>
+                        {t(`layout.${v}`)}
+                        {v === variant && <CheckOutlined />}
+                      </Space>
+                    ),
+                    onClick: () => chooseLayout(s.tenantId, userId, v),
+                  })),
+                },
+              ]
+            : []),
+        ],
       }}
     >
       <Button type="text" icon={<BgColorsOutlined />} aria-label={t('screen.theme')} title={t('screen.theme')} />
