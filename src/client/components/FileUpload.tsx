@@ -8,7 +8,8 @@
  * a string field such as a cover image or banner, spec 001 §3 coverImage / banner —, at most one file). Type, size
  * and count are checked here before the upload (the server checks again). While a file uploads the field
  * shows 附件上传中，请稍等 (spec 000 §9). readPretty lists the files as links; a click (here and in the edit
- * list) downloads through the environment's `download`, since file links need the api headers.
+ * list) downloads through the environment's `download`, since file links need the api headers; a file the
+ * browser can show (docx, pdf, images, text: file-preview.ts) also gets 预览, /previewFile in a new window.
  */
 import React, { useRef, useState } from 'react';
 import { Button, Spin, Typography, Upload, message } from 'antd';
@@ -19,6 +20,7 @@ import { PreviewText } from '@formily/antd-v5';
 import { useTranslation } from 'react-i18next';
 import { acceptsFile, formatSize } from './format.js';
 import { useEnv } from './env.js';
+import { previewHref } from './file-preview.js';
 
 export const UPLOAD_URL = '/api/blade-resource/oss/endpoint/put-file';
 
@@ -136,6 +138,7 @@ function FileUploadInput({ value, onChange, accept, maxSize, maxCount: count, mu
 
 function FileList({ value }: FileUploadProps) {
   const env = useEnv();
+  const { t } = useTranslation();
   const placeholder = PreviewText.usePlaceholder();
   const files = asList(value);
   if (!files.length) return <span>{placeholder}</span>;
@@ -152,6 +155,11 @@ function FileList({ value }: FileUploadProps) {
           >
             {f.originalName || f.name}
           </a>
+          {previewHref(f.link, f.originalName || f.name) && (
+            <a className="kc-file-preview-link" href={previewHref(f.link, f.originalName || f.name)} target="_blank" rel="noopener noreferrer" style={{ marginLeft: 8 }}>
+              {t('cmp.upload.preview')}
+            </a>
+          )}
         </li>
       ))}
     </ul>

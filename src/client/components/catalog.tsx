@@ -498,6 +498,7 @@ registerComponent({
   texts: {
     'cmp.upload.button': { zh: '上传附件', en: 'Upload' },
     'cmp.upload.uploading': { zh: '附件上传中，请稍等', en: 'Uploading the attachment, please wait' },
+    'cmp.upload.preview': { zh: '预览', en: 'Preview' },
     'cmp.upload.badType': { zh: '文件类型不符合要求，只能上传 {{accept}} 格式的文件', en: 'Only {{accept}} files can be uploaded' },
     'cmp.upload.tooLarge': { zh: '文件大小不能超过 {{size}}', en: 'The file must not be larger than {{size}}' },
     'cmp.upload.tooMany': { zh: '最多只能上传 {{count}} 个文件', en: 'At most {{count}} files can be uploaded' },

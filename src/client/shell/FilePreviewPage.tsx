@@ -10,7 +10,7 @@
  * - The file is read with the session's headers (runtime/api.ts `authHeaders`): the server answers only a
  *   live attachment of the caller's tenant. Without a session (401) the page offers the login, which comes
  *   back here afterwards (return-to.ts); other failures show the server's message.
- * - By the file's extension (its name from Content-Disposition, else from the url): .docx → docx-preview
+ * - By the file's extension (its name from Content-Disposition, else from the url; components/file-preview.ts): .docx → docx-preview
  *   (its lazy chunk); .pdf → the browser's own PDF viewer in a frame over a blob: URL (CSP frame-src admits
  *   blob:, nothing else was loosened); png jpg jpeg bmp gif webp svg → an image; txt csv log md json xml →
  *   the text (UTF-8, else GB18030); anything else → 该文件类型不支持在线预览 with the download button, which
@@ -23,6 +23,9 @@ import { useLocation, useNavigate } from 'react-router-dom';
 import { useSession } from '../runtime/session.js';
 import { authHeaders } from '../runtime/api.js';
 import { rememberReturn } from './return-to.js';
+import { extensionOf, previewKind, type PreviewKind } from '../components/file-preview.js';
+
+export { previewKind };
 
 const T = {
   title: { zh: '文件预览', en: 'File preview' },
@@ -36,24 +39,7 @@ const T = {
   render: { zh: '文档格式无法在浏览器中显示，请下载后查看', en: 'This document cannot be shown in the browser: download it to read it' },
 };
 
-export type PreviewKind = 'docx' | 'pdf' | 'image' | 'text' | 'other';
-
-const IMAGE = new Set(['png', 'jpg', 'jpeg', 'bmp', 'gif', 'webp', 'svg']);
-const TEXT = new Set(['txt', 'csv', 'log', 'md', 'json', 'xml']);
 const MIME: Record<string, string> = { pdf: 'application/pdf', svg: 'image/svg+xml', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
-
-/** How a file named `name` is shown (by its extension, case-insensitive). */
-export function previewKind(name: string): PreviewKind {
-  const ext = extension(name);
-  if (ext === 'docx') return 'docx';
-  if (ext === 'pdf') return 'pdf';
-  if (IMAGE.has(ext)) return 'image';
-  if (TEXT.has(ext)) return 'text';
-  return 'other';
-}
-
-const extension = (name: string) => (/\.([a-z0-9]+)$/i.exec(name.split(/[?#]/)[0])?.[1] ?? '').toLowerCase();
-
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first), or undefined. */
 export function dispositionName(header: string | null): string | undefined {
   if (!header) return undefined;
@@ -124,7 +110,7 @@ export function FilePreviewPage() {
       const name = given ?? dispositionName(res.headers.get('content-disposition')) ?? decodeURIComponent(target.pathname.split('/').pop() ?? '');
       const kind = previewKind(name);
       const fetched = await res.blob();
-      const blob = MIME[extension(name)] ? new Blob([fetched], { type: MIME[extension(name)] }) : fetched;
+      const blob = MIME[extensionOf(name)] ? new Blob([fetched], { type: MIME[extensionOf(name)] }) : fetched;
       const file: Loaded = { blob, name, kind };
       if (kind === 'pdf' || kind === 'image') file.url = objectUrl = URL.createObjectURL(blob);
       if (kind === 'text') file.text = await decodeText(blob);
