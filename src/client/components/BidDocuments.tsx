@@ -102,6 +102,9 @@ function kindTag(t: (k: string) => string, kind: string) {
 /** Strips the children of empty tree nodes (antd shows an expander for `children: []`). */
 const pruned = (rows: Row[]): Row[] => rows.map((r) => ({ ...r, children: r.children?.length ? pruned(r.children) : undefined }));
 
+/** The ids of the entries that have children, at any depth. */
+const withChildren = (rows: Row[]): string[] => rows.flatMap((r) => (r.children?.length ? [String(r.id), ...withChildren(r.children)] : []));
+
 function Catalogue({ projectId, projectName }: { projectId: string; projectName: string }) {
   const { t } = useTranslation();
   const env = useEnv();
@@ -109,6 +112,7 @@ function Catalogue({ projectId, projectName }: { projectId: string; projectName:
   const [busy, setBusy] = useState<string>();
   const [assigning, setAssigning] = useState<Row>();
   const [writerId, setWriterId] = useState('');
+  const [folded, setFolded] = useState<Set<string>>(() => new Set());
   const run = async (key: string, call: () => Promise<unknown>) => {
     setBusy(key);
     try {
@@ -140,13 +144,21 @@ function Catalogue({ projectId, projectName }: { projectId: string; projectName:
         </Button>
       </Space>
       <Table<Row>
-        key={data ? 'loaded' : 'loading'} // defaultExpandAllRows applies when the table mounts: once with the data
         rowKey="id"
         size="small"
         loading={isLoading}
         pagination={false}
         dataSource={pruned(data ?? [])}
-        expandable={{ defaultExpandAllRows: true }}
+        expandable={{
+          // every heading open (also after an analysis brings new rows), but those the user folded
+          expandedRowKeys: withChildren(data ?? []).filter((id) => !folded.has(id)),
+          onExpand: (open, r) => setFolded((f) => {
+            const next = new Set(f);
+            if (open) next.delete(String(r.id));
+            else next.add(String(r.id));
+            return next;
+          }),
+        }}
         columns={[
           { title: t('cmp.bid.title'), dataIndex: 'title', render: (v: string, r) => (r.content && r.content !== v ? <span title={r.content}>{v}</span> : v) },
           { title: t('cmp.bid.kind'), dataIndex: 'itemType', width: 110, render: (v: string) => kindTag(t, v) },
