@@ -103,10 +103,44 @@ export interface SyncReport {
  * Plans the change of one resource's table against the live database: the statements to run, or a
  * SyncError for a lossy change. Does not execute anything.
  */
-export async function planSync(db: Db, r: Resource): Promise<{ statements: string[]; report: SyncReport }> {
+/** What the catalogue says of the tables being synced, read once for all of them (`syncTables`). */
+export interface LiveCatalogue {
+  /** table → its columns as information_schema.columns gives them (absent: no such table). */
+  columns: Map<string, LiveColumn[]>;
+  /** the names of the schema's indexes (`CREATE INDEX IF NOT EXISTS` of one of them is skipped). */
+  indexes: Set<string>;
+}
+
+interface LiveColumn {
+  column_name: string;
+  data_type: string;
+  character_maximum_length: number | null;
+}
+
+/** Reads the catalogue of `tables` in two queries (instead of one per table and one statement per index). */
+async function readCatalogue(db: Db, tables: string[]): Promise<LiveCatalogue> {
+  const rows = await sql<LiveColumn & { table_name: string }>`
+    SELECT table_name, column_name, data_type, character_maximum_length FROM information_schema.columns
+     WHERE table_schema = current_schema() AND table_name = ANY(${tables}::text[])`.execute(db);
+  const columns = new Map<string, LiveColumn[]>();
+  for (const c of rows.rows) columns.set(c.table_name, [...(columns.get(c.table_name) ?? []), c]);
+  const idx = await sql<{ indexname: string }>`SELECT indexname FROM pg_indexes WHERE schemaname = current_schema()`.execute(db);
+  return { columns, indexes: new Set(idx.rows.map((r) => r.indexname)) };
+}
+
+const INDEX_NAME = /^CREATE (?:UNIQUE )?INDEX IF NOT EXISTS "([^"]+)"/;
+
+/**
+ * The statements that bring `r`'s table in line with its schema (and what they do). `live`: the catalogue read
+ * beforehand for many tables at once (`syncTables`); without it the table's columns are read here and every
+ * index statement is planned.
+ */
+export async function planSync(db: Db, r: Resource, live?: LiveCatalogue): Promise<{ statements: string[]; report: SyncReport }> {
   const report: SyncReport = { created: [], added: [], widened: [] };
   const tbl = r.schema.table;
-  const existing = await sql<{ column_name: string; data_type: string; character_maximum_length: number | null }>`
+  const existing = live
+    ? { rows: live.columns.get(tbl) ?? [] }
+    : await sql<LiveColumn>`
     SELECT column_name, data_type, character_maximum_length FROM information_schema.columns
      WHERE table_schema = current_schema() AND table_name = ${tbl}`.execute(db);
   const statements: string[] = [];
@@ -145,7 +179,8 @@ export async function planSync(db: Db, r: Resource): Promise<{ statements: strin
       }
     }
   }
-  statements.push(...indexStatements(r));
+  // an index that exists already is left alone (a name PostgreSQL truncated never matches: its IF NOT EXISTS runs)
+  statements.push(...indexStatements(r).filter((s) => !live?.indexes.has(INDEX_NAME.exec(s)?.[1] ?? '')));
   return { statements, report };
 }
 
@@ -154,8 +189,10 @@ export async function syncTables(db: Db, resources: Iterable<Resource>): Promise
   const total: SyncReport = { created: [], added: [], widened: [] };
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${SYNC_LOCK})`.execute(trx);
-    for (const r of resources) {
-      const { statements, report } = await planSync(trx, r);
+    const list = [...resources];
+    const live = await readCatalogue(trx, list.map((r) => r.schema.table));
+    for (const r of list) {
+      const { statements, report } = await planSync(trx, r, live);
       for (const s of statements) await sql.raw(s).execute(trx);
       total.created.push(...report.created);
       total.added.push(...report.added);
