@@ -3,8 +3,9 @@
  * mid-term report → acceptance, each step by the right user from their to-do list):
  *
  * 1. the declaring unit (sbdw, 华北分公司 仓储管理部) fills a declaration on 项目申报 and submits it (提交申报);
- * 2. research management of its company (kygl_hb) finds the review in 我的待办 and passes it (办理 → 同意);
- * 3. research management of the group (kygl) passes it from 我的待办 and picks the expert 陈专 on 评审专家;
+ * 2. research management of its company (kygl_hb) finds the review in 我的待办, claims it (签收) and passes it
+ *    (办理 → 同意);
+ * 3. research management of the group (kygl) claims and passes it from 我的待办 and picks the expert 陈专 on 评审专家;
  * 4. the expert (zj) scores it on 专家评审 (提交评审意见: four indicators and a comment) and completes the review
  *    step from 我的待办; the score lands on the project;
  * 5. the group's research management approves it from 我的待办: the project is 已立项;
@@ -22,11 +23,19 @@ async function logout(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.clear());
 }
 
-/** Handles the to-do about `subject` from 我的待办 with 同意 and `comment`. */
-async function approveFromTodo(page: Page, subject: string, comment: string): Promise<void> {
+/** Handles the to-do about `subject` from 我的待办 with 同意 and `comment`; with `claim`, claims it (签收) first. */
+async function approveFromTodo(page: Page, subject: string, comment: string, claim = false): Promise<void> {
   await openMenu(page, '工作台', '我的待办');
   const row = page.locator('.ant-table-row', { hasText: subject });
   await expect(row).toBeVisible({ timeout: 20_000 });
+  if (claim) {
+    await button(row, '签收').click();
+    const confirm = dialog(page, '签收');
+    const claimed = page.waitForResponse((r) => r.url().includes('/api/blade-flow/process/claim-task'));
+    await button(confirm, '确定').click();
+    expect((await claimed).status()).toBe(200);
+    await expect(page.getByText('签收成功')).toBeVisible();
+  }
   await button(row, '办理').click();
   const handle = dialog(page, '办理');
   await expect(handle).toBeVisible();
@@ -120,12 +129,12 @@ test('a project goes from declaration to acceptance, each step taken by its user
   // 2. the company's research management passes it from the to-do list
   await logout(page);
   await login(page, 'kygl_hb', password);
-  await approveFromTodo(page, name, '同意，报集团审核。');
+  await approveFromTodo(page, name, '同意，报集团审核。', true);
 
   // 3. the group's research management passes it and picks the expert
   await logout(page);
   await login(page, 'kygl', password);
-  await approveFromTodo(page, name, '同意，送专家评审。');
+  await approveFromTodo(page, name, '同意，送专家评审。', true);
   await openMenu(page, '科研项目', '评审专家');
   await button(page, '新增').click();
   const pick = dialog(page, '新增');
