@@ -2,7 +2,8 @@
  * Public help (spec 000 §2.2: /helpCenter is a public route; §7 'a dictionary-tree call with code help_tip;
  * lookups websiteTip and helpTip'; §8 unknown codes; issue 18): the help articles (help_tip) and the website
  * tips (websiteTip) are public system dictionaries — `GET /api/blade-system/dict/dictionary?code=` answers
- * them without a token, and nothing else: other system dictionaries and every business dictionary (a
+ * them without a token (and `dictionary-tree?code=`, the help centre's call, with the entries' own words only),
+ * and nothing else: other system dictionaries and every business dictionary (a
  * tenant's own) answer an anonymous caller 401. Every tip a schema asks for is seeded with real content.
  */
 import fs from 'node:fs';
@@ -100,9 +101,26 @@ describe('help articles and website tips without signing in', () => {
     expect((await read(kyry, 'patent_type')).body.data.length).toBeGreaterThan(0);
   });
 
+  it("the help centre's tree call (dictionary-tree?code=help_tip) answers a visitor the entries' own words only", async () => {
+    const anon = await call(s, null, 'GET', `${DICT}/dictionary-tree?code=help_tip`);
+    expect(anon.status).toBe(200);
+    const flat = (nodes: Json[]): Json[] => nodes.flatMap((n) => [n, ...flat(n.children ?? [])]);
+    const all = flat(anon.body.data);
+    expect(all.map((n) => n.dictKey)).toEqual(expect.arrayContaining(['003', 'basic_patent', 'basic_standard']));
+    for (const n of all) expect(Object.keys(n).sort()).toEqual(['children', 'code', 'dictKey', 'dictValue', 'dictValueEn', 'hasChildren', 'id', 'parentId', 'sort']);
+    // signed in, the same entries
+    const mine = await call(s, kyry, 'GET', `${DICT}/dictionary-tree?code=help_tip`);
+    expect(flat(mine.body.data).map((n) => n.id)).toEqual(all.map((n) => n.id));
+    // every other tree is closed to visitors: no code (all dictionaries), a private one, a business one
+    for (const url of [`${DICT}/dictionary-tree`, `${DICT}/dictionary-tree?code=patent_type`, `${DICT}/dictionary-tree?code=${TAG}none`, `/api/blade-system/dict-biz/dictionary-tree?code=research_field`]) {
+      expect((await call(s, null, 'GET', url)).status, url).toBe(401);
+    }
+  });
+
   it('bad input is a 400, not a 500', async () => {
     expect((await read(null, 'x'.repeat(256))).status).toBe(400);
     expect((await call(s, null, 'GET', `${DICT}/dictionary`)).status).toBe(400);
+    expect((await call(s, null, 'GET', `${DICT}/dictionary-tree?code=${'x'.repeat(256)}`)).status).toBe(400);
   });
 });
 

@@ -36,6 +36,29 @@ export function helpEntries(entries: DictEntry[] | undefined, lang: 'zh' | 'en')
   });
 }
 
+/** A dictionary-tree node of the help articles (dictionary-tree?code=help_tip). */
+export type HelpNode = DictEntry & { children?: HelpNode[] };
+
+/** A group of the help centre: a section (an entry with entries under it; key '' for the top-level articles). */
+export interface HelpSection {
+  key: string;
+  title: string;
+  entries: HelpEntry[];
+}
+
+/**
+ * The help centre's sections from the help_tip tree (spec 000 §7 'a dictionary-tree call with code help_tip'):
+ * the top-level articles first (section ''), then one section per entry that has entries under it (its title
+ * the entry's first line; its articles every entry below it, depth first).
+ */
+export function helpSections(nodes: HelpNode[] | undefined, lang: 'zh' | 'en'): HelpSection[] {
+  const roots = Array.isArray(nodes) ? nodes : [];
+  const below = (n: HelpNode): HelpNode[] => (n.children ?? []).flatMap((c) => (c.children?.length ? below(c) : [c]));
+  const top: HelpSection = { key: '', title: '', entries: helpEntries(roots.filter((n) => !n.children?.length), lang) };
+  const sections = roots.filter((n) => n.children?.length).map((n) => ({ key: String(n.dictKey), title: helpEntries([n], lang)[0].title, entries: helpEntries(below(n), lang) }));
+  return [top, ...sections].filter((x) => x.entries.length > 0);
+}
+
 export interface HelpTipProps {
   code?: string;
   kind?: 'help' | 'website';

@@ -21,11 +21,18 @@ const HELP = [
 
 const TIPS = [{ id: '9', dictKey: 'help_center', dictValue: '找不到答案？\n请联系本单位科研管理人员。', dictValueEn: 'No answer here?\nAsk your research management.' }];
 
+// the tree: the two articles at the top, and a section 项目申报 holding one article
+const TREE = [
+  ...HELP,
+  { id: '3', dictKey: 'project', dictValue: '项目申报\n', dictValueEn: 'Projects\n', children: [{ id: '4', dictKey: 'project_baseinfo', dictValue: '项目申报说明\n按指南填写申报书。', dictValueEn: 'Declaring a project\nFill the declaration as the guide says.' }] },
+];
+
 let server: FakeServer;
 beforeEach(() => {
   setLang('zh');
   signInAs('kygl');
   server = new FakeServer().install();
+  server.on('GET', '/api/blade-system/dict/dictionary-tree', (r: { query: Record<string, string> }) => ({ status: 200, json: { code: 200, success: true, data: r.query.code === 'help_tip' ? TREE : [], msg: '' } }));
   server.on('GET', '/api/blade-system/dict/dictionary', (r: { query: Record<string, string> }) => ({ status: 200, json: { code: 200, success: true, data: r.query.code === 'help_tip' ? HELP : r.query.code === 'websiteTip' ? TIPS : [], msg: '' } }));
 });
 
@@ -45,10 +52,18 @@ describe('help', () => {
     expect(await screen.findByText('科技成果登记指南')).toBeTruthy();
     expect(screen.getByText('专利登记说明')).toBeTruthy();
     expect(await screen.findByText(/保存后提交审核/)).toBeTruthy();
+    // the section of the tree, with its article
+    expect(screen.getByRole('heading', { name: '项目申报' })).toBeTruthy();
+    expect(screen.getByText('项目申报说明')).toBeTruthy();
     expect(screen.queryByText('专利名称须与证书一致。')).toBeNull();
     fireEvent.change(screen.getByRole('searchbox', { name: '搜索帮助' }), { target: { value: '证书' } });
     await waitFor(() => expect(screen.queryByText('科技成果登记指南')).toBeNull());
     expect(screen.getByText('专利名称须与证书一致。')).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: '项目申报' })).toBeNull();
+    fireEvent.change(screen.getByRole('searchbox', { name: '搜索帮助' }), { target: { value: '申报书' } });
+    expect(await screen.findByRole('heading', { name: '项目申报' })).toBeTruthy();
+    expect(screen.getByText('按指南填写申报书。')).toBeTruthy();
+    expect(screen.queryByText('专利登记说明')).toBeNull();
     fireEvent.change(screen.getByRole('searchbox', { name: '搜索帮助' }), { target: { value: '没有这个' } });
     expect(await screen.findByText('没有匹配的帮助')).toBeTruthy();
   });
@@ -62,8 +77,8 @@ describe('help', () => {
     );
     expect(await screen.findByText('科技成果登记指南')).toBeTruthy();
     expect(await screen.findByText('找不到答案？')).toBeTruthy();
-    const calls = server.calls('/api/blade-system/dict/dictionary');
-    expect(calls.map((c) => c.query.code).sort()).toEqual(['help_tip', 'websiteTip']);
+    const calls = [...server.calls('/api/blade-system/dict/dictionary-tree'), ...server.calls('/api/blade-system/dict/dictionary')];
+    expect(calls.map((c) => `${c.path.split('/').pop()} ${c.query.code}`).sort()).toEqual(['dictionary websiteTip', 'dictionary-tree help_tip']);
     for (const c of calls) expect(JSON.stringify(c.headers).toLowerCase()).not.toContain('bearer');
   });
 

@@ -11,7 +11,8 @@
  * | GET child-list?parentId=      | a page of the entries under `parentId` (required), filters as list            |
  * | POST submitChild              | as submit, but `parentId` is required and the entry takes the parent's code   |
  * | GET dictionary-tree?code=     | the entries of dictionary `code` as a tree (roots = its direct entries);      |
- * |                               | without `code`, every dictionary with its entries as `children`               |
+ * |                               | without `code`, every dictionary with its entries as `children`; a public    |
+ * |                               | system dictionary (`isPublic` 1: help_tip) without signing in, else 401      |
  *
  * (`dictionary?code=`, the flat entry list the forms use, is in routes.ts.) A dictionary is a row with
  * parentId 0 (its dictKey is '-1' by BladeX convention); its entries are rows whose parentId is the
@@ -152,18 +153,35 @@ function registerRoutes(app: FastifyInstance, engine: ResourceEngine, r: Resourc
     return ok(await engine.submit(r, req.user, body, req.lang), undefined, req.lang);
   });
 
-  app.get(`${base}/dictionary-tree`, { schema: { tags, summary: `${r.schema.titleEn}: the entries of a dictionary as a tree` } }, async (req) => {
+  // public for the system dictionary: a visitor reads the tree of one public dictionary (help_tip for the help centre)
+  const config = { public: !r.tenantScoped };
+  app.get(`${base}/dictionary-tree`, { config, schema: { tags, summary: `${r.schema.titleEn}: the entries of a dictionary as a tree` } }, async (req) => {
     const res = engine.current(r); // the published version's columns, not the ones at start
-    const user = await engine.authorize(req.user, res, 'read');
     const code = (req.query as Row).code;
     if (code !== undefined && (typeof code !== 'string' || code.length > 255)) throw new ApiError(400, 'badParam', { param: 'code' });
+    if (!req.user && !(await isPublicDict(engine.db, res, code))) throw new ApiError(401, 'unauthorized');
+    const user = req.user ? await engine.authorize(req.user, res, 'read') : null;
     const cols = res.columns.filter((c) => c.column !== 'is_deleted').map((c) => `"${c.column}"`).join(', ');
     const byCode = code ? sql`AND code = ${code} AND parent_id <> 0` : sql``;
     const rows = await sql<Row>`SELECT ${sql.raw(cols)} FROM ${sql.table(res.schema.table)}
-                                 WHERE is_deleted = 0 ${tenantCond(res, user)} ${byCode} ORDER BY sort, id`.execute(engine.db);
+                                 WHERE is_deleted = 0 ${user ? tenantCond(res, user) : sql``} ${byCode} ORDER BY sort, id`.execute(engine.db);
     const records = rows.rows.map((row) => engine.toRecord(res, row));
-    return ok(nestRecords(records), undefined, req.lang);
+    // a visitor gets the entries' own words only (no authors, times or remarks)
+    const shown = user ? records : records.map((x) => pick(x, ['id', 'parentId', 'code', 'dictKey', 'dictValue', 'dictValueEn', 'sort']));
+    return ok(nestRecords(shown), undefined, req.lang);
   });
+}
+
+const pick = (x: Row, keys: string[]): Row => Object.fromEntries(keys.filter((k) => k in x).map((k) => [k, x[k]]));
+
+/**
+ * True when `code` names a live top-level dictionary of the platform-wide `r` marked `isPublic` 1 (readable
+ * without signing in: spec 000 §2.2, the help centre is public). A tenant's dictionaries are never public.
+ */
+async function isPublicDict(db: Db, r: Resource, code: unknown): Promise<boolean> {
+  if (r.tenantScoped || typeof code !== 'string' || code === '') return false;
+  const row = await sql`SELECT 1 FROM ${sql.table(r.schema.table)} WHERE parent_id = 0 AND code = ${code} AND is_public = 1 AND is_deleted = 0 LIMIT 1`.execute(db);
+  return row.rows.length > 0;
 }
 
 /** Hooks and endpoints of both dictionaries. */
