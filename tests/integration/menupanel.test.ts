@@ -130,4 +130,32 @@ describe('menu panel', () => {
     // the researcher's own row is not in the other tenant's lists
     expect((await call(s, kyry, 'GET', `${P}/myList`)).body.data.records.map((r: Json) => r.userId)).toEqual([kyry.userId]);
   });
+
+  it('a user of two roles: the panel shows what the role they work as may open; a menu of the other role is refused', async () => {
+    const duo = await login(s, 'duo');
+    expect(duo.roleIds.length).toBe(2);
+    const aliases = String(duo.body.role_name).split(',');
+    const as = (roleId: string) => ({ 'role-id': roleId });
+    const [first, second] = duo.roleIds;
+    const screens = async (roleId: string) => ((await call(s, duo, 'GET', '/api/blade-system/menu/appList', undefined, as(roleId))).body.data as Json[]).filter((m) => !m.meta?.roles?.length).map((m) => m.id as string);
+    const secondScreens = await screens(second);
+    const [only, shared] = (await screens(first)).filter((id) => secondScreens.includes(id));
+    // a screen both roles are granted, restricted to the first role's alias (the menu's 可见角色)
+    const detail = (await call(s, admin, 'GET', `/api/blade-system/menu/detail?id=${only}`)).body.data as Json;
+    expect((await call(s, admin, 'POST', '/api/blade-system/menu/submit', { ...detail, roles: [aliases[0]] })).status).toBe(200);
+    try {
+      const refused = await call(s, duo, 'POST', `${P}/saveMyPanel`, { menuIds: [only] }, as(second));
+      expect(refused.status).toBe(400);
+      expect(refused.body.msg).toBe(`所选菜单「${detail.name}」不可用或您无权打开`);
+      expect(await panelRows('user_id = $1', [duo.userId])).toBe(0);
+      // saved as the role that may open it; working as the other role, the panel shows only the shared screen
+      expect((await call(s, duo, 'POST', `${P}/saveMyPanel`, { menuIds: [only, shared] }, as(first))).status).toBe(200);
+      const seen = await call(s, duo, 'GET', `${P}/getMyPanel`, undefined, as(second));
+      expect(seen.body.data.menuIds).toEqual([only, shared]);
+      expect(seen.body.data.menus.map((m: Json) => m.id)).toEqual([shared]);
+      expect((await call(s, duo, 'GET', `${P}/getMyPanel`, undefined, as(first))).body.data.menus.map((m: Json) => m.id)).toEqual([only, shared]);
+    } finally {
+      await call(s, admin, 'POST', '/api/blade-system/menu/submit', detail);
+    }
+  });
 });
