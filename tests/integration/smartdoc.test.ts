@@ -237,6 +237,15 @@ describe('user file scope', () => {
     expect(await rule.allows(asUser(kyry), stored(second.fileId), 'edit')).toBe(true);
     expect(await rule.allows(asUser(duo), stored(first.fileId), 'read')).toBe(false);
     expect(await rule.allows(asUser(xmfzr), stored(first.fileId), 'edit')).toBe(true);
+    // the files module's downloads ask the same rule: kyry reads the first chapter, duo reads no chapter
+    const link = (await s.kernel.database.pool.query('SELECT name, link FROM blade_attach WHERE id = $1::bigint', [first.fileId])).rows[0];
+    expect((await call(s, kyry, 'POST', `/api/blade-resource/oss/endpoint/download?name=${encodeURIComponent(link.name)}`)).status).toBe(200);
+    const refused = await call(s, duo, 'POST', `/api/blade-resource/oss/endpoint/download?name=${encodeURIComponent(link.name)}`);
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe('您没有查看该文档的权限');
+    expect((await call(s, duo, 'GET', link.link)).status).toBe(403);
+    expect((await call(s, duo, 'POST', '/api/blade-resource/oss/endpoint/downloadZip', [link.name])).status).toBe(403);
+    expect((await call(s, xmfzr, 'GET', link.link)).status).toBe(200);
     const rows = (await call(s, xmfzr, 'GET', `${S}/project-user-file-scope?projectId=${project.id}`)).body.data as Json[];
     expect(rows.map((r) => [r.catalogueTitle, r.userName, r.scopeType])).toEqual([['第一章 招标公告', '刘研', 'read'], ['第二章 投标人须知', '刘研', 'edit']]);
     // saveChange replaces the user's rows: only the first chapter, now to edit

@@ -12,6 +12,9 @@
  *   attachment of the caller's tenant, else 404 and no byte of any file is sent. Entries are named with the
  *   users' file names; a name used twice becomes `名称 (2).ext`. The archive is `附件.zip` (`files.zip` in en)
  *   unless `fileName` (≤ 100 characters, `.zip` added) names it.
+ * - Both ask the file access rules (core/file-access.ts, `access`) for `read` on every file first: a file a module's
+ *   rule keeps from the caller (a bidding chapter they have no right on, modules/smartdoc) is 403
+ *   您没有查看该文档的权限 and no byte of any file is sent.
  * - `GET /api/blade-resource/oss/endpoint/getPolicy?fileName=` (spec 000 §7: "getPolicy (fileName) then PUT of
  *   the file to the returned address"): a same-origin upload address signed for the caller (HS256 JWT over
  *   tenant, user, dept, the stored name chosen now and the user's file name; audience `kc-upload`, 10 minutes):
@@ -32,6 +35,7 @@ import { ApiError, ok } from '../../core/envelope.js';
 import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
 import type { LocalFileStore } from './storage.js';
+import type { FileAccess } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;
 const UPLOAD_AUDIENCE = 'kc-upload';
@@ -46,6 +50,7 @@ const M = {
   zipName: { zh: '附件', en: 'files' },
   badToken: { zh: '上传地址无效或已过期', en: 'The upload address is invalid or has expired' },
   used: { zh: '上传地址已使用', en: 'The upload address has already been used' },
+  noRead: { zh: '您没有查看该文档的权限', en: 'You do not have permission to view this document' },
 };
 
 export interface TransferOptions {
@@ -61,6 +66,8 @@ export interface TransferOptions {
   changed?: () => void;
   disposition(inline: boolean, fileName: string): string;
   cleanFileName(raw: string): string;
+  /** Per-file read rules (core/file-access.ts); without it the tenant alone decides. */
+  access?: FileAccess;
 }
 
 /** The stored name a request gives: `name` itself, or the `link` put-file answered (`<domain>/<name>`). */
@@ -72,12 +79,28 @@ function storedName(raw: unknown, domain: string): string | null {
   return v.split('?')[0];
 }
 
-/** The live attachments of `tenantId` among `names`: stored name → {original_name, extension}. */
-async function attachments(db: Db, tenantId: string, names: string[]): Promise<Map<string, { original_name: string; extension: string }>> {
-  const r = await sql<{ name: string; original_name: string; extension: string }>`
-    SELECT DISTINCT ON (name) name, original_name, extension FROM blade_attach
+interface AttachRow {
+  id: string;
+  name: string;
+  original_name: string;
+  extension: string;
+  size: string;
+  create_user: string;
+}
+
+/** The live attachments of `tenantId` among `names`: stored name → its row. */
+async function attachments(db: Db, tenantId: string, names: string[]): Promise<Map<string, AttachRow>> {
+  const r = await sql<AttachRow>`
+    SELECT DISTINCT ON (name) id::text AS id, name, original_name, extension, attach_size::text AS size, coalesce(create_user, 0)::text AS create_user FROM blade_attach
      WHERE tenant_id = ${tenantId} AND name = ANY(${names}::text[]) AND is_deleted = 0 ORDER BY name, id`.execute(db);
   return new Map(r.rows.map((x) => [x.name, x]));
+}
+
+/** 403 unless the file access rules let `user` read the attachment `row` (no rules: allowed). */
+async function assertReadable(access: FileAccess | undefined, user: Parameters<FileAccess['allows']>[0], row: AttachRow): Promise<void> {
+  if (!access) return;
+  const file = { id: row.id, tenantId: user.tenantId, name: row.name, originalName: row.original_name, extension: row.extension, size: Number(row.size), createUser: row.create_user };
+  if (!(await access.allows(user, file, 'read'))) throw new ApiError(403, M.noRead);
 }
 
 /** `name` made unique among `used` by ` (2)`, ` (3)` … before the extension. */
@@ -123,6 +146,7 @@ export async function registerTransferRoutes(app: FastifyInstance, o: TransferOp
     if (!o.store.resolve(name)) throw new ApiError(404, 'notFound');
     const row = (await attachments(o.db, user.tenantId, [name])).get(name);
     if (!row) throw new ApiError(404, 'notFound');
+    await assertReadable(o.access, user, row);
     const file = await o.store.open(name);
     if (!file) throw new ApiError(404, 'notFound');
     return reply
@@ -143,6 +167,7 @@ export async function registerTransferRoutes(app: FastifyInstance, o: TransferOp
     if (names.some((n) => n === null)) throw new ApiError(400, 'badParam', { param: 'names' });
     if (names.length > ZIP_MAX_FILES) throw new ApiError(400, M.tooMany);
     const found = await attachments(o.db, user.tenantId, names as string[]);
+    for (const row of found.values()) await assertReadable(o.access, user, row); // before any file is opened
     const JSZip = await loadJSZip(); // before the files are opened: nothing waits between opening and zipping them
     const files: Array<{ entry: string; stream: Readable }> = [];
     const used = new Set<string>();
