@@ -9,7 +9,9 @@ import { loadConfig } from './core/config.js';
 import { buildApp, startKernel } from './app.js';
 import { ensureClientBuild } from './client-build.js';
 import { DEMO_ACCOUNTS } from './modules/system/seed/index.js';
+import { tuneHeap } from './core/heap.js';
 
+tuneHeap(); // the heap stays near its live size (core/heap.ts; issue 13's memory budget)
 const config = loadConfig();
 const say = (s: string) => console.log(`[kechuang] ${s}`);
 

@@ -4,8 +4,8 @@
  *
  * `npm run bench:excel` (a few minutes):
  *
- * 1. Starts the real server as its own process (this file with `--server`: `startKernel` + `buildApp` +
- *    listen, what `npm start` runs, without building the web client) over a fresh data folder in `<tmpdir>/kc-bench-excel-<pid>` (embedded PostgreSQL on a free port, migrations, table
+ * 1. Starts the real server as its own process (this file with `--server`: `tuneHeap` + `startKernel` +
+ *    `buildApp` + listen, what `npm start` runs, without building the web client) over a fresh data folder in `<tmpdir>/kc-bench-excel-<pid>` (embedded PostgreSQL on a free port, migrations, table
  *    sync, demo seed, the seeded Excel templates), so that the server's memory is measured alone: its peak
  *    resident set (VmHWM of /proc/<pid>/status, the kernel's own high-water mark) is read before and after each
  *    step, and its current RSS sampled every 100 ms.
@@ -230,6 +230,7 @@ async function writePatents(file: string, columns: Array<{ field: string; title:
 
 /** The server of the benchmark (`--server`): the kernel and the app over DATA_DIR, PORT, PG_PORT. */
 async function runServer(): Promise<void> {
+  (await import('../../src/server/core/heap.js')).tuneHeap(); // as main.ts does
   const { loadConfig } = await import('../../src/server/core/config.js');
   const { buildApp, startKernel } = await import('../../src/server/app.js');
   const kernel = await startKernel(loadConfig());

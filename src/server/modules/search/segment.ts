@@ -16,8 +16,9 @@
  * - A change of the dictionary leaves stored tsvectors stale (DESIGN §13): the module re-segments the affected
  *   documents as a job (jobs.ts).
  */
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { Jieba } from '@node-rs/jieba';
-import { dict } from '@node-rs/jieba/dict.js';
 import { sql, type Db } from '../../core/db/index.js';
 
 /** IK dictionary entry types (es/ikdic `wordType`). */
@@ -29,9 +30,20 @@ const WORDLIKE = /[\p{L}\p{N}]/u;
 /** Characters the tsvector parser would split on inside one jieba word; they become spaces. */
 const SPLIT = /[\s'"\\:&|!()<>*@,;]+/g;
 
+const require = createRequire(import.meta.url);
+
+/**
+ * jieba's default dictionary (5 MB of text), read each time an instance is built and then let go: the
+ * package's own `dict.js` would hold it, and its 6 MB IDF table we never use, for the life of the process
+ * (issue 13's memory budget).
+ */
+function defaultDict(): Buffer {
+  return fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
+}
+
 let base: Jieba | null = null;
 function baseJieba(): Jieba {
-  base ??= Jieba.withDict(dict);
+  base ??= Jieba.withDict(defaultDict());
   return base;
 }
 
@@ -109,7 +121,7 @@ export class Segmenters {
     if (!custom.length) {
       segmenter = stop.size ? new Segmenter(baseJieba(), stop) : (this.shared ??= new Segmenter(baseJieba(), new Set()));
     } else {
-      const j = Jieba.withDict(dict);
+      const j = Jieba.withDict(defaultDict());
       // jieba's user dictionary lines: "word frequency" (a high default frequency makes the word win)
       j.loadDict(Buffer.from(custom.map((w) => `${w.word.trim().replace(/\s+/g, '')} ${w.frequency && w.frequency > 0 ? w.frequency : 100000}`).join('\n') + '\n'));
       segmenter = new Segmenter(j, stop);

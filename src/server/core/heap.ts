@@ -1,0 +1,28 @@
+/**
+ * How the server's V8 heap grows (issue 13; DESIGN §10 'import 100,000 rows … with the server under 300 MB
+ * RSS').
+ *
+ * After each full collection V8 sets the next limit of the old generation to the live size times a factor it
+ * picks from the allocation rate, up to 4×: an Excel import allocating fast grew a heap of ~100 MB live objects
+ * to 300–400 MB (bench:excel, `heapTotal`), and the resident memory with it. A fixed factor of
+ * 1 + percent/100 (`--heap-growing-percent`) keeps the heap near what is live; unlike a cap
+ * (`--max-old-space-size`) it never makes the process run out of memory — V8 only collects more often.
+ *
+ * The flag is read at every collection, so setting it once at start (`v8.setFlagsFromString`) applies to the
+ * whole run; it is not allowed in NODE_OPTIONS. `tuneHeap` is called by the server's entry points (main.ts and
+ * the Excel benchmark's server), not by the tests' in-process apps.
+ */
+import v8 from 'node:v8';
+
+/** The default growth of the old generation after a collection, in percent of the live size. */
+export const HEAP_GROWING_PERCENT = 25;
+
+/**
+ * Fixes the heap's growth factor to 1 + `percent`/100; `KC_HEAP_GROWING_PERCENT` overrides the default
+ * (0 or a value that is not a positive integer leaves V8's own heuristics). Answers the percent applied (0: none).
+ */
+export function tuneHeap(percent: number = process.env.KC_HEAP_GROWING_PERCENT !== undefined ? Number(process.env.KC_HEAP_GROWING_PERCENT) : HEAP_GROWING_PERCENT): number {
+  if (!Number.isInteger(percent) || percent <= 0) return 0;
+  v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
+  return percent;
+}
