@@ -90,6 +90,21 @@ describe('project/expert batchSave and delete', () => {
     expect((await call(s, other, 'GET', `${API}/list?size=200`)).body.data?.records ?? []).toEqual([]);
   });
 
+  it('a database seeded before 专家评审 was built gets it enabled at the next seed; a menu the administrator disabled stays so', async () => {
+    const menu = async () => (await q(`SELECT is_enabled, resource FROM blade_menu WHERE code = 'project_expert_todo' AND is_deleted = 0`)).rows[0];
+    expect(await menu()).toEqual({ is_enabled: true, resource: 'project/expert' });
+    try {
+      await q(`UPDATE blade_menu SET is_enabled = false, resource = NULL WHERE code = 'project_expert_todo'`); // as the older seed left it
+      await s.kernel.reseed();
+      expect(await menu()).toEqual({ is_enabled: true, resource: 'project/expert' });
+      await q(`UPDATE blade_menu SET is_enabled = false WHERE code = 'project_expert_todo'`); // an administrator's choice
+      await s.kernel.reseed();
+      expect(await menu()).toEqual({ is_enabled: false, resource: 'project/expert' });
+    } finally {
+      await q(`UPDATE blade_menu SET is_enabled = true, resource = 'project/expert' WHERE code = 'project_expert_todo'`);
+    }
+  });
+
   it('delete needs a reason and keeps it with the deleted pick', async () => {
     const row = (await q('SELECT id::text AS id FROM project_expert WHERE project_id = $1 AND expert_id = $2 AND is_deleted = 0', [projectId, duo.userId])).rows[0];
     const none = await call(s, kygl, 'POST', `${API}/delete?id=${row.id}`);

@@ -18,13 +18,15 @@
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
  *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
  *   a subsidiary's research management: its company and below; researchers: their own), the expert's scope
- *   on project/expert (their own picks, expert_id) when it has none, and, in the demo
+ *   on project/expert (their own picks, expert_id) when it has none, the expert's 专家评审 menu row an older
+ *   seed left disabled (enableExpertMenu), and, in the demo
  *   tenant 000000 when it has no guide, a published guide;
  * - demo.ts (once the app is ready, tenant 000000 without projects): a project in every state, an expert
  *   review and reports, each step taken by its demo account through the API and the real process.
  */
 import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
+import { CHANNEL, notify } from '../../core/channels.js';
 import type { Module } from '../../core/module.js';
 import { PROJECT_DICTIONARIES } from './dictionaries.js';
 import { registerDeclarationHooks, PROJECT } from './declaration.js';
@@ -86,6 +88,17 @@ async function seedExpertScope(db: Db): Promise<void> {
   for (const r of roles.rows) await sql`INSERT INTO blade_role_scope (id, scope_category, scope_id, role_id) VALUES (${nextId()}::bigint, 1, ${id}::bigint, ${r.id}::bigint)`.execute(db);
 }
 
+/**
+ * Databases seeded before the expert's 专家评审 was built hold it as that seed left it (disabled, naming no
+ * resource; menu sync only adds): that row, untouched, becomes the built screen. A row an administrator changed
+ * (another path, a resource, removed) stays as they left it — and one they disabled after this names its resource.
+ */
+async function enableExpertMenu(db: Db): Promise<void> {
+  const res = await sql`UPDATE blade_menu SET is_enabled = true, resource = ${EXPERT}
+                         WHERE code = 'project_expert_todo' AND path = '/project/expert-todo' AND is_enabled = false AND resource IS NULL AND is_deleted = 0`.execute(db);
+  if (Number(res.numAffectedRows ?? 0) > 0) await notify(db, CHANNEL.cache, 'grants'); // on commit: every node drops its menu and grant caches
+}
+
 async function seedDemo(db: Db): Promise<void> {
   if ((await sql`SELECT 1 FROM project_guide WHERE tenant_id = '000000' LIMIT 1`.execute(db)).rows.length) return;
   const kygl = (await sql<{ id: string; dept: string }>`SELECT id::text AS id, dept_id::text AS dept FROM blade_user WHERE tenant_id = '000000' AND account = 'kygl' AND is_deleted = 0`.execute(db)).rows[0];
@@ -121,6 +134,7 @@ export const module: Module = {
       const tenants = await sql<{ t: string }>`SELECT tenant_id AS t FROM blade_tenant WHERE is_deleted = 0 ORDER BY tenant_id`.execute(trx);
       for (const { t } of tenants.rows) await seedDictionaries(trx, t);
       await seedScopes(trx);
+      await enableExpertMenu(trx);
       await seedExpertScope(trx);
       await seedDemo(trx);
     });
