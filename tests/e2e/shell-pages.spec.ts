@@ -157,6 +157,11 @@ test('dictionary layouts: the tree beside or above the entries; an entry added u
   // above: the tree's box ends above the list's
   const [t2, l2] = [await tree.boundingBox(), await items.boundingBox()];
   expect(t2!.y + t2!.height).toBeLessThanOrEqual(l2!.y);
+
+  // a website tip where a page schema asks for one: the console's (websiteTip wel_dashboard)
+  await page.goto('/wel/dashboard');
+  await expect(page.locator('.kc-console .kc-help-tip')).toContainText('控制台说明');
+  await expect(page.locator('.kc-console .kc-help-tip')).toContainText('我的待审核');
 });
 
 test('screenshots of these screens at 1280 and 1920 px, zh and en (KC_SHOTS)', async ({ page, password }) => {

@@ -65,7 +65,8 @@ export function TreeListView({ resource, layout, inherit = [], labelEnField }: T
     );
   return (
     <div className="kc-tree-list kc-tree-list-horizontal" data-layout="horizontal" style={{ display: 'flex', gap: 16, alignItems: 'flex-start' }}>
-      <div className="kc-tree-list-tree" style={{ flex: '0 0 280px', minWidth: 0 }}>
+      {/* the tree keeps its place while the entries scroll: at most the window's height, scrolling inside */}
+      <div className="kc-tree-list-tree" style={{ flex: '0 0 280px', minWidth: 0, position: 'sticky', top: 0, maxHeight: 'calc(100vh - 120px)', overflow: 'auto' }}>
         {treePart}
       </div>
       <div style={{ flex: 1, minWidth: 0 }}>{listPart}</div>
