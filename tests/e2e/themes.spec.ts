@@ -51,6 +51,8 @@ test('a chosen theme and zoom survive a reload; the theme is the user\'s own', a
   await page.getByRole('button', { name: 'user' }).hover();
   await page.getByRole('menuitem', { name: '退出登录' }).click();
   await button(page.locator('.ant-modal-confirm'), '确定').click();
+  // on the login page before logging in again (a login begun during the logout's redirect lost its captcha)
+  await expect(page).toHaveURL(/\/login$/);
   // … and the first finds theirs again
   await login(page, 'kygl', password);
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
