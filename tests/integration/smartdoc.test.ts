@@ -185,6 +185,13 @@ describe('catalogue, writing tasks and chapter documents', () => {
     expect((await call(s, other, 'GET', `${C}/getProjectCatalogue?projectId=${project.id}`)).status).toBe(404);
     expect((await call(s, other, 'POST', `${C}/batchSave`, { projectId: project.id, records: [{ title: 'x', itemType: 'chapter' }] })).status).toBe(404);
     expect((await call(s, xmfzr, 'POST', `${C}/batchSave`, { projectId: project.id, records: [] })).body.msg).toBe('请至少提交一条目录');
+    // ids that are none answer 400 with the parameter's name, never a 500
+    expect((await call(s, xmfzr, 'GET', `${C}/getProjectCatalogue?projectId=abc`)).body.msg).toBe('参数 projectId 的值无效');
+    expect((await call(s, xmfzr, 'GET', `${C}/getFileCatalogue`)).body.msg).toBe('缺少参数 projectId');
+    expect((await call(s, xmfzr, 'GET', `${B}/merge?id=99999999999999999999`)).status).toBe(400);
+    expect((await call(s, xmfzr, 'POST', `${S}/deleteOne?id=x`)).body.msg).toBe('参数 id 的值无效');
+    expect((await call(s, xmfzr, 'POST', `${C}/batchSave`, { projectId: project.id, records: [{ id: third.id, title: 't', itemType: 'chapter', parentId: 'x1' }] })).body.msg).toBe('上级目录无效');
+    expect((await call(s, xmfzr, 'POST', `${C}/batchSave`, { projectId: project.id, records: [{ title: 't', itemType: 'chapter', writerId: '123' }] })).body.msg).toBe('编写人不存在');
   });
 
   it('initSave gives every chapter its document; the writer sees and edits only theirs', async () => {
