@@ -50,6 +50,18 @@ describe('BidDocuments', () => {
     expect(server.calls('/api/smartdoc/biddingcatalogue/getFileCatalogue')[0].query).toEqual({ projectId: '7' });
   });
 
+  it('file catalogue before a project is chosen: the user’s chapters in every project (their writing tasks)', async () => {
+    server.on('GET', '/api/smartdoc/userfilescope/myScope', ok([
+      { projectId: '7', projectName: '华北粮库智能化项目', catalogueId: '11', title: '第三章 评标办法', fileId: '901', canEdit: true },
+      { projectId: '8', projectName: '华东粮库项目', catalogueId: '21', title: '第一章 商务文件', fileId: '911', canEdit: false },
+    ]));
+    renderApp(<SchemaPage page={pageForPath('/smartdoc/files')!} />);
+    expect((await screen.findByRole('link', { name: '编辑' })).getAttribute('href')).toBe('/smartdoc/editor?fileId=901');
+    expect(screen.getByText('华东粮库项目')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '查看' }).getAttribute('href')).toBe('/smartdoc/editor?fileId=911');
+    expect(server.calls('/api/smartdoc/userfilescope/myScope')[0].query).toEqual({});
+  });
+
   it('project catalogue: shows the items and assigns a chapter’s writer through batchSave', async () => {
     server.on('POST', '/api/smartdoc/biddingcatalogue/batchSave', ok(tree));
     await open('/smartdoc/catalogue');

@@ -6,7 +6,8 @@
  *   qualification and deadline items with points, times and writers; 解析招标文件 (`analysis-file`), 生成章节文档
  *   (`initSave`), 下载合并标书 (`merge`), and per chapter 分配编写人 (`batchSave` with its writerId: the writing task).
  * - `view="files"` (文件目录): the chapter documents the user may read (`getFileCatalogue`), each with 编辑 (or 查看
- *   when the user may only read) opening the online editor at `/smartdoc/editor?fileId=<id>`.
+ *   when the user may only read) opening the online editor at `/smartdoc/editor?fileId=<id>`; before a project is
+ *   chosen, the user's chapters in every project (`myScope`: their writing tasks and the chapters given to them).
  * - `view="scope"` (文档权限): the project's access rows (`project-user-file-scope`, managers) with 删除
  *   (`deleteOne`) and 授权 (`saveChange`: a user, chapters, read or edit — added to the user's rows), and the
  *   caller's own chapters (`myScope`).
@@ -82,7 +83,9 @@ export function BidDocuments({ view = 'catalogue' }: BidDocumentsProps) {
         <Typography.Text>{t('cmp.bid.project')}</Typography.Text>
         <Select aria-label={t('cmp.bid.project')} style={{ minWidth: 320 }} placeholder={t('cmp.bid.choose')} options={options} value={projectId} onChange={setProjectId} showSearch optionFilterProp="label" loading={projects.isLoading} />
       </Space>
-      {!projectId ? (
+      {!projectId && view === 'files' ? (
+        <MyChapters />
+      ) : !projectId ? (
         <Empty description={t('cmp.bid.choose')} />
       ) : view === 'files' ? (
         <ChapterFiles projectId={projectId} />
@@ -180,6 +183,38 @@ function Catalogue({ projectId, projectName }: { projectId: string; projectName:
       <Modal open={!!assigning} title={`${t('cmp.bid.assign')}：${assigning?.title ?? ''}`} onCancel={() => setAssigning(undefined)} onOk={() => void assign()} confirmLoading={busy === 'assign'} destroyOnHidden>
         <Input aria-label={t('cmp.bid.writerId')} placeholder={t('cmp.bid.writerId')} value={writerId} onChange={(e) => setWriterId(e.target.value)} />
       </Modal>
+    </>
+  );
+}
+
+/** Before a project is chosen: the user's chapters in every project (`myScope`) — their writing tasks — with the editor's links. */
+function MyChapters() {
+  const { t } = useTranslation();
+  const inRouter = useInRouterContext();
+  const { data, isLoading } = useGet<Row[]>(`${S}/myScope`);
+  return (
+    <>
+      <Typography.Title level={5}>{t('cmp.bid.mine')}</Typography.Title>
+      <Table<Row>
+        rowKey="catalogueId"
+        size="small"
+        loading={isLoading}
+        pagination={false}
+        dataSource={(data ?? []).filter((r) => r.fileId)}
+        columns={[
+          { title: t('cmp.bid.project'), dataIndex: 'projectName' },
+          { title: t('cmp.bid.chapters'), dataIndex: 'title' },
+          {
+            title: t('cmp.bid.actions'),
+            width: 100,
+            render: (_: unknown, r) => {
+              const label = t(r.canEdit ? 'cmp.bid.edit' : 'cmp.bid.view');
+              const href = editorHref(String(r.fileId));
+              return inRouter ? <Link to={href}>{label}</Link> : <a href={href}>{label}</a>;
+            },
+          },
+        ]}
+      />
     </>
   );
 }
