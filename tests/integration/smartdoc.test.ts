@@ -319,8 +319,13 @@ describe('merge', () => {
     expect((await call(s, xmfzr, 'GET', `${B}/merge?id=${bare.body.data.id}`)).body.msg).toBe('还没有可合并的章节文档');
   });
 
-  it('the leader removes the project', async () => {
+  it('the leader removes the project; its chapters are then nobody’s to read', async () => {
+    const chapter = (await call(s, xmfzr, 'GET', `${C}/getFileCatalogue?projectId=${project.id}`)).body.data[0] as Json;
+    const { name: stored } = (await s.kernel.database.pool.query('SELECT name FROM blade_attach WHERE id = $1::bigint', [chapter.fileId])).rows[0];
     expect((await call(s, xmfzr, 'POST', `${B}/remove?ids=${project.id}`)).status).toBe(200);
+    const gone = await call(s, xmfzr, 'POST', `/api/blade-resource/oss/endpoint/download?name=${encodeURIComponent(stored)}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body.msg).toBe('投标项目不存在');
     expect((await call(s, xmfzr, 'GET', `${B}/detail?id=${project.id}`)).status).toBe(404);
     expect((await call(s, kyry, 'GET', `${C}/getFileCatalogue?projectId=${project.id}`)).status).toBe(404);
   });

@@ -9,7 +9,8 @@
  * | a user named by a userfilescope row (read or edit)                            | that chapter  | that  |
  *
  * Anyone else — cooperating users included — has no right on a chapter until a manager gives one (saveChange)
- * or makes them its writer (batchSave). Everything is in the caller's tenant: another tenant's project, chapter
+ * or makes them its writer (batchSave). The chapters of a removed project are nobody's: asking for one answers
+ * 404 投标项目不存在. Everything is in the caller's tenant: another tenant's project, chapter
  * or file is unknown (404), never a 403 that would confirm it exists.
  *
  * `registerChapterRule` adds the rule to the kernel's file access rules (core/file-access.ts `fileAccessOf`): a
