@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { MODEL_FORM_SQL } from '../../src/server/modules/portal/migrations.js';
+import { modelFields, modelFormFault } from '../../src/shared/portal/model-fields.js';
 
 let s: TestServer;
 let admin: Session;
@@ -109,5 +111,32 @@ describe('content models', () => {
     expect(bad.status).toBe(400);
     const stored = (await call(s, admin, 'GET', `/api/portal/model/detail?id=${ok.body.data.id}`)).body.data;
     expect(stored.form.properties.grid.properties.doi['x-component']).toBe('Input.TextArea');
+  });
+});
+
+describe('models stored before the form designer', () => {
+  it('get the form of their former field list (portal/0002_model_form), inside a transaction rolled back', async () => {
+    const client = await s.kernel.database.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('ALTER TABLE portal_model ADD COLUMN IF NOT EXISTS fields jsonb');
+      const id = '9' + String(Date.now()).slice(-15);
+      await client.query(`INSERT INTO portal_model (id, tenant_id, name, code, fields) VALUES ($1, '000000', $2, 'old', $3::jsonb)`, [
+        id, `${TAG} 旧模型`, JSON.stringify([{ attr: 'issn', label: 'ISSN', component: 'Input', required: true }, { attr: 'pages', label: '页数', component: 'NumberPicker' }, { label: '无属性' }]),
+      ]);
+      await client.query(MODEL_FORM_SQL);
+      const form = (await client.query('SELECT form FROM portal_model WHERE id = $1', [id])).rows[0].form;
+      expect(modelFields(form)).toEqual([
+        { attr: 'issn', label: 'ISSN', labelEn: 'ISSN', component: 'Input', required: true },
+        { attr: 'pages', label: '页数', labelEn: '页数', component: 'NumberPicker', required: false },
+      ]);
+      expect(modelFormFault(form)).toBeNull();
+      // a model that has a form keeps it
+      await client.query(MODEL_FORM_SQL);
+      expect((await client.query('SELECT form FROM portal_model WHERE id = $1', [id])).rows[0].form).toEqual(form);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });
