@@ -24,12 +24,15 @@ async function docx(paragraphs: string[]): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
-/** Uploads a file as the signed-in user of `page`; answers its link. */
+/** Uploads a file as the signed-in user of `page`; answers its link (and remembers its attachment id in `ids`). */
 async function upload(page: Page, name: string, mimeType: string, buffer: Buffer): Promise<string> {
   const res = await page.request.post('/api/blade-resource/oss/endpoint/put-file', { headers: await sessionHeaders(page), multipart: { file: { name, mimeType, buffer } } });
   expect(res.status(), await res.text()).toBe(200);
-  return ((await res.json()) as { data: { link: string } }).data.link;
+  const data = ((await res.json()) as { data: { link: string; attachId: string } }).data;
+  ids.set(data.link, data.attachId);
+  return data.link;
 }
+const ids = new Map<string, string>();
 
 /** Collects the page's CSP violations and page errors. */
 function watch(page: Page): string[] {
@@ -103,6 +106,11 @@ test('/previewFile shows a docx, a pdf, an image and a text file under the CSP; 
   await expect.poll(() => img.evaluate((e: HTMLImageElement) => e.naturalWidth)).toBe(1);
 
   await open(links.txt);
+  await expect(page.getByTestId('text-body')).toHaveText('第一行：粮情监测\n第二行：低温储粮\n');
+
+  // by the attachment's id
+  await page.goto(`/previewFile?id=${ids.get(links.txt)}`);
+  await expect(page.getByRole('heading', { name: `${TAG} 说明.txt` })).toBeVisible();
   await expect(page.getByTestId('text-body')).toHaveText('第一行：粮情监测\n第二行：低温储粮\n');
 
   await page.goto(`/previewFile?url=${encodeURIComponent('https://example.com/x.pdf')}`);

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * /previewFile (spec 000 §2.2; issue 18): a stored file by its link, read with the session's headers and shown
+ * /previewFile (spec 000 §2.2; issue 18): a stored file by its link (or its attachment id), read with the session's headers and shown
  * by kind — .docx through docx-preview (replaced here: jsdom cannot lay out Word), .pdf in a frame over a blob:
  * URL (the browser's viewer), images, text (UTF-8 and GB18030); another kind offers the download; a link of
  * another site is refused without a request; without a session the page offers the login; a missing file
@@ -101,6 +101,18 @@ describe('/previewFile', () => {
     files[`${LINK}2.txt`] = { body: new Uint8Array([0xc1, 0xb8, 0xca, 0xb3]), type: 'text/plain', name: '旧文件.txt' };
     open(at(`${LINK}2.txt`));
     await waitFor(() => expect(screen.getAllByTestId('text-body').some((e) => e.textContent === '粮食')).toBe(true));
+  });
+
+  it('an attachment by its id: getDirPath?id= gives its link and name, then the file is shown', async () => {
+    files[`${LINK}9.txt`] = { body: '按编号打开', type: 'text/plain', name: 'ignored.txt' };
+    const where = `/api/basic/basicfile/getDirPath?id=9`;
+    files[where] = { body: JSON.stringify({ code: 200, success: true, data: { link: `${LINK}9.txt`, originalName: '编号文件.txt' } }), type: 'application/json', name: 'x.json' };
+    open('/previewFile?id=9');
+    await waitFor(() => expect(screen.getByTestId('text-body').textContent).toBe('按编号打开'));
+    expect(screen.getByRole('heading', { name: '编号文件.txt' })).toBeTruthy();
+    expect(sent.map((x) => x.url)).toEqual([where, `${LINK}9.txt`]);
+    open('/previewFile?id=404');
+    expect(await screen.findByText('数据不存在')).toBeTruthy();
   });
 
   it('another kind offers the download; a link of another site is refused without a request', async () => {

@@ -5,6 +5,8 @@
  * spec names the route only; `url` is the parameter BladeX's preview links (kkFileView's `onlinePreview?url=`)
  * carry, and no external preview server is used (the `fileViewServer` parameter is not needed).
  *
+ * - Or `?id=<attachment id>` (put-file's `attachId`): its link and name come from basicfile's getDirPath?id=
+ *   (the caller's tenant only), then as above.
  * - Only a file of this site: a `url` of another origin is refused before any request (只能预览本站的文件) —
  *   the CSP's connect-src 'self' would refuse it anyway.
  * - The file is read with the session's headers (runtime/api.ts `authHeaders`): the server answers only a
@@ -38,6 +40,9 @@ const T = {
   unsupported: { zh: '该文件类型不支持在线预览，请下载后查看', en: 'This kind of file cannot be shown in the browser: download it to read it' },
   render: { zh: '文档格式无法在浏览器中显示，请下载后查看', en: 'This document cannot be shown in the browser: download it to read it' },
 };
+
+/** Where an attachment named by its id lies (modules/files/basicfile.ts). */
+const DIR_URL = '/api/basic/basicfile/getDirPath';
 
 const MIME: Record<string, string> = { pdf: 'application/pdf', svg: 'image/svg+xml', jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp' };
 /** The file name of a Content-Disposition header (RFC 6266 `filename*` first), or undefined. */
@@ -78,6 +83,7 @@ export function FilePreviewPage() {
   const { search, pathname } = useLocation();
   const params = new URLSearchParams(search);
   const raw = params.get('url') ?? '';
+  const id = params.get('id') ?? '';
   const given = params.get('name') ?? undefined;
   const body = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<{ loading: boolean; error?: string; login?: boolean; renderError?: boolean; rendered?: boolean; file?: Loaded }>({ loading: true });
@@ -91,23 +97,39 @@ export function FilePreviewPage() {
     let live = true;
     let objectUrl: string | undefined;
     const target = raw ? new URL(raw, window.location.origin) : undefined;
-    if (!target) {
+    if (!target && !id) {
       setState({ loading: false, error: T.noUrl[lang] });
       return;
     }
-    if (target.origin !== window.location.origin) {
+    if (target && target.origin !== window.location.origin) {
       setState({ loading: false, error: T.foreign[lang] });
       return;
     }
+    /** GET `url` with the session's headers: the response, or null after the failure was shown. */
+    const read = async (url: string): Promise<Response | null> => {
+      const res = await fetch(url, { headers: authHeaders() });
+      if (!live) return null;
+      if (res.status === 401) return (setState({ loading: false, login: true }), null);
+      if (res.ok) return res;
+      const msg = await res.json().then((j: { msg?: string }) => j.msg, () => undefined);
+      if (live) setState({ loading: false, error: msg || T.failed[lang] });
+      return null;
+    };
     (async () => {
-      const res = await fetch(target.pathname + target.search, { headers: authHeaders() });
-      if (!live) return;
-      if (res.status === 401) return setState({ loading: false, login: true });
-      if (!res.ok) {
-        const msg = await res.json().then((j: { msg?: string }) => j.msg, () => undefined);
-        return live && setState({ loading: false, error: msg || T.failed[lang] });
+      let path = target ? target.pathname + target.search : '';
+      let known = given;
+      if (!target) {
+        // an attachment by its id: where it lies and its name (basicfile getDirPath?id=, the caller's tenant only)
+        const where = await read(`${DIR_URL}?id=${encodeURIComponent(id)}`);
+        if (!where) return;
+        const info = ((await where.json()) as { data?: { link?: string; originalName?: string } }).data;
+        if (!info?.link) return live && setState({ loading: false, error: T.failed[lang] });
+        path = new URL(info.link, window.location.origin).pathname;
+        known = known ?? info.originalName;
       }
-      const name = given ?? dispositionName(res.headers.get('content-disposition')) ?? decodeURIComponent(target.pathname.split('/').pop() ?? '');
+      const res = await read(path);
+      if (!res) return;
+      const name = known ?? dispositionName(res.headers.get('content-disposition')) ?? decodeURIComponent(path.split('?')[0].split('/').pop() ?? '');
       const kind = previewKind(name);
       const fetched = await res.blob();
       const blob = MIME[extensionOf(name)] ? new Blob([fetched], { type: MIME[extensionOf(name)] }) : fetched;
@@ -121,7 +143,7 @@ export function FilePreviewPage() {
       live = false;
       if (objectUrl) URL.revokeObjectURL(objectUrl);
     };
-  }, [raw, given, lang]);
+  }, [raw, id, given, lang]);
 
   // a Word document is laid out by docx-preview once its container is on the page
   const file = state.file;

@@ -6,7 +6,8 @@
  *   (`{dirPath: 'upload/{yyyyMMdd}', domain}`, the day in the server's time zone, as put-file and getPolicy name
  *   files); with `name` (a stored name) or `link`: where that attachment of the caller's tenant lies —
  *   `{dirPath, fileName, name, link, domain, originalName, extension, size, createTime}`; 404 for a name that is
- *   not a live attachment of the tenant.
+ *   not a live attachment of the tenant. `id` (the attachment's id, as put-file answers `attachId`) names it too:
+ *   /previewFile?id= finds its file so (issue 18).
  * - `POST /api/basic/basicfile/operation` `{name | link, type, originalName?}` — the uploader (or an
  *   administrator of the tenant) operates on one attachment: `rename` changes the name a download is saved
  *   under (`originalName`, ≤ 255 characters after cleaning, the extension kept: 400 文件扩展名不能修改;
@@ -19,6 +20,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import { extensionOf } from './kinds.js';
 import { dayFolder } from './storage.js';
+import { isId } from '../../../shared/contract/ids.js';
 
 type Row = Record<string, unknown>;
 const BASE = '/api/basic/basicfile';
@@ -57,14 +59,21 @@ export function registerBasicFileRoutes(app: FastifyInstance, o: BasicFileOption
                            to_char(create_time AT TIME ZONE ${o.timeZone}, 'YYYY-MM-DD HH24:MI:SS') AS create_time
                       FROM blade_attach WHERE tenant_id = ${tenantId} AND name = ${name} AND is_deleted = 0 ORDER BY id LIMIT 1`.execute(o.db)).rows[0];
 
+  /** The stored name of live attachment `id` of the tenant, or undefined. */
+  const stored = async (tenantId: string, id: string) =>
+    (await sql<{ name: string }>`SELECT name FROM blade_attach WHERE tenant_id = ${tenantId} AND id = ${id}::bigint AND is_deleted = 0`.execute(o.db)).rows[0]?.name;
+
   app.get(`${BASE}/getDirPath`, { schema: { tags, summary: 'The folder today’s uploads go to, or the folder of one attachment (name or link)' } }, async (req) => {
     const user = req.user;
     if (!user) throw new ApiError(401, 'unauthorized');
     const q = req.query as Row;
-    if (q.name === undefined && q.link === undefined) {
+    if (q.name === undefined && q.link === undefined && q.id === undefined) {
       return ok({ dirPath: `upload/${dayFolder(new Date(), o.timeZone)}`, domain: o.domain }, undefined, req.lang);
     }
-    const name = nameOf(q, o.domain);
+    if (q.id !== undefined && !isId(q.id)) throw new ApiError(400, 'badParam', { param: 'id' });
+    const byId = q.id !== undefined ? await stored(user.tenantId, q.id as string) : undefined;
+    const name = q.id !== undefined ? (byId ?? null) : nameOf(q, o.domain);
+    if (q.id !== undefined && !name) throw new ApiError(404, 'notFound');
     if (!name) throw new ApiError(400, 'badParam', { param: 'name' });
     const row = await find(user.tenantId, name);
     if (!row) throw new ApiError(404, 'notFound');
