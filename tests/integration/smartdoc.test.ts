@@ -151,6 +151,22 @@ describe('analysis-file', () => {
   });
 });
 
+describe('a long tender', () => {
+  it('stores every item of a tender with hundreds of them, in document order', async () => {
+    const rows = Array.from({ length: 240 }, (_, i) => [String(i + 1), `评分因素${i + 1}`, String((i % 5) + 1), `标准${i + 1}`]);
+    const file = await upload(xmfzr, `${TAG} 长招标文件.docx`, wordDoc([{ h: 1, text: '第一章 评分标准' }, { table: [['序号', '评分因素', '分值', '评分标准'], ...rows] }, { h: 1, text: '第二章 合同条款' }]));
+    const bare = await call(s, xmfzr, 'POST', `${B}/submit`, { projectName: `${TAG} 长招标项目`, leaderId: xmfzr.userId });
+    const res = await call(s, xmfzr, 'POST', `${B}/analysis-file?id=${bare.body.data.id}&fileId=${file.attachId}`);
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    expect(res.body.data.map((c: Json) => c.title)).toEqual(['第一章 评分标准', '第二章 合同条款']);
+    const items = res.body.data[0].children as Json[];
+    expect(items).toHaveLength(240);
+    expect(items.map((c) => c.title)).toEqual(rows.map((r) => r[1]));
+    expect(items.reduce((n, c) => n + Number(c.score), 0)).toBe(rows.reduce((n, r) => n + Number(r[2]), 0));
+    expect(await live('smartdoc_bidding_catalogue', bare.body.data.id)).toBe(242);
+  });
+});
+
 describe('catalogue, writing tasks and chapter documents', () => {
   let tree: Json[];
   const chapter = (title: string) => tree.find((c) => c.title === title)!;

@@ -84,11 +84,15 @@ export function registerProjectCalls(app: FastifyInstance, db: Db, engine: Resou
       await sql`UPDATE smartdoc_bidding_catalogue SET is_deleted = 1, update_user = ${user.userId}::bigint, update_time = now()
                  WHERE tenant_id = ${user.tenantId} AND project_id = ${project.id} AND is_deleted = 0`.execute(trx);
       const ids = items.map(() => nextId());
-      for (const [i, it] of items.entries()) {
+      const rows = items.map(
+        (it, i) => sql`(${ids[i]}::bigint, ${user.tenantId}, ${project.id}, ${it.parent >= 0 ? ids[it.parent] : '0'}, ${it.itemType}, ${it.level}, ${(i + 1) * 10},
+                        ${it.title}, ${it.content ?? null}, ${it.score ?? null}, ${it.deadlineTime ?? null}::timestamptz,
+                        ${user.userId}::bigint, ${user.deptId || null}::bigint, ${user.userId}::bigint)`,
+      );
+      // 200 rows a statement (14 parameters each, far below PostgreSQL's 65,535): a long tender is a few statements
+      for (let at = 0; at < rows.length; at += 200) {
         await sql`INSERT INTO smartdoc_bidding_catalogue (id, tenant_id, project_id, parent_id, item_type, level, sort, title, content, score, deadline_time, create_user, create_dept, update_user)
-                  VALUES (${ids[i]}::bigint, ${user.tenantId}, ${project.id}, ${it.parent >= 0 ? ids[it.parent] : '0'}, ${it.itemType}, ${it.level}, ${(i + 1) * 10},
-                          ${it.title}, ${it.content ?? null}, ${it.score ?? null}, ${it.deadlineTime ?? null}::timestamptz,
-                          ${user.userId}::bigint, ${user.deptId || null}::bigint, ${user.userId}::bigint)`.execute(trx);
+                  VALUES ${sql.join(rows.slice(at, at + 200))}`.execute(trx);
       }
       const due = items.find((it) => it.itemType === 'deadline' && /投标截止|递交截止|截止时间|提交投标文件截止/.test(it.title + (it.content ?? '')));
       await sql`UPDATE smartdoc_bidding_base_info SET project_status = '2', deadline = coalesce(deadline, ${due?.deadlineTime ?? null}::timestamptz),
