@@ -102,7 +102,7 @@ test('the shortcut panel on the home page: an administrator sets the default, a 
   await expect(panel.getByText('默认', { exact: true })).toBeHidden();
 });
 
-test('the top-menu variant: chosen in the theme picker, the menu on top with 首页, kept over a reload', async ({ page, password }) => {
+test('the top-menu variant: chosen in the theme picker, the menu on top with 首页 and the top menus, kept over a reload', async ({ page, password }) => {
   await login(page, 'kyry', password);
   await page.getByRole('button', { name: '主题' }).click();
   await page.getByRole('menuitem', { name: '顶部菜单' }).click();
@@ -117,6 +117,11 @@ test('the top-menu variant: chosen in the theme picker, the menu on top with 首
   await page.reload();
   await expect(page.getByTestId('kc-topmenu')).toBeVisible();
   await expect(page.locator('.kc-sider')).toHaveCount(0);
+  // the top menu 科研管理 drops down the tabs it holds; one opens its first screen
+  await page.getByTestId('kc-topmenu').getByText('科研管理').hover();
+  await page.locator('.ant-menu-submenu-popup').getByRole('menuitem', { name: badged('科技成果') }).click();
+  await expect(page).toHaveURL(/\/basic\/patent$/);
+  await expect(page.getByTestId('kc-topmenu').getByText('系统管理')).toHaveCount(0); // none of its tabs is the researcher's
   await page.getByTestId('kc-topmenu').getByRole('menuitem', { name: '首页' }).click();
   await expect(page).toHaveURL(/\/wel\/index$/);
   // back to the sidebar

@@ -6,8 +6,8 @@
  * log's badge (ErrorLogButton.tsx: shown when errors are kept, which it also uploads) and the user dropdown
  * (dashboard, user info, back to role selection when there is more than one role, log out after a confirm);
  * the sidebar with the current tab's menu (items filtered by `meta.roles`, disabled items greyed) — or, in the
- * top-menu variant the user chose (layout-variant.ts), no sidebar and a menu bar under the header: 首页, then
- * the tab's menu, with the version number at its end; the tag
+ * top-menu variant the user chose (layout-variant.ts), no sidebar and a menu bar under the header (TopMenuBar.tsx:
+ * 首页, the top menus with their tabs, then the tab's menu, the version number at its end); the tag
  * bar; the routed page. The home page is full screen, without the sidebar. Over it, once per role: the
  * onboarding dialog and the password reminder (AccountGate, PasswordReminder.tsx).
  */
@@ -32,6 +32,7 @@ import { AccountGate } from './PasswordReminder.js';
 import { PushNotifier, todoNumber, useTodoCounts, type TodoCounts } from './todo.js';
 import { useRouteFlags } from './route-flags.js';
 import { useLayoutVariant } from './layout-variant.js';
+import { TopMenuBar } from './TopMenuBar.js';
 
 export const MAX_TABS = 8;
 export const SHOWN_WHEN_MORE = 7;
@@ -164,19 +165,7 @@ export function MainLayout({ fullScreen = false }: { fullScreen?: boolean }) {
         )}
         <AntLayout.Content className="kc-content">
           {!fullScreen && variant === 'top' && (
-            <div className="kc-topmenu" data-testid="kc-topmenu">
-              <Menu
-                mode="horizontal"
-                selectedKeys={chain ? [chain[chain.length - 1].id] : location.pathname === '/wel/index' ? ['home'] : []}
-                items={[{ key: 'home', label: t('route.home') }, ...(sideItems(activeTab?.children ?? [], lang, role?.roleAlias, counts) ?? [])]}
-                onClick={({ key }) => {
-                  if (key === 'home') return navigate('/wel/index');
-                  const m = byId.get(key);
-                  if (m) openMenu(m);
-                }}
-              />
-              <VersionInfo />
-            </div>
+            <TopMenuBar activeTab={activeTab} chain={chain} byId={byId} tabItems={sideItems(activeTab?.children ?? [], lang, role?.roleAlias, counts)} />
           )}
           <TagBar menus={menus} />
           <div className="kc-page">

@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 /**
  * The top-menu variant (spec 000 §2.5; issue 18): chosen in the theme picker, remembered per user; the main
- * layout then has no sidebar and a menu bar under the header — 首页 first, then the current tab's menu (the
- * selection following the route, a click opening the screen, the version at its end); 侧边菜单 brings the
- * sidebar back.
+ * layout then has no sidebar and a menu bar under the header — 首页 first, the top menus holding tabs for the
+ * role (each dropping down its tabs), then the current tab's menu (the selection following the route, a click
+ * opening the screen, the version at its end); 侧边菜单 brings the sidebar back.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
@@ -31,7 +31,8 @@ beforeEach(() => {
   localStorage.clear();
   chooseLayout('000000', '1001', 'side');
   const server = baseServer();
-  server.on('GET', '/api/blade-system/menu/routes', () => ok(MENUS));
+  server.on('GET', '/api/blade-system/menu/routes', (r: { query: Record<string, string> }) => ok(r.query.topMenuId === 't2' ? [] : MENUS));
+  server.on('GET', '/api/blade-system/menu/top-menu', () => ok([{ id: 't1', name: '科研管理', nameEn: 'Research' }, { id: 't2', name: '系统管理', nameEn: 'Administration' }]));
   server.on('GET', '/api/blade-system/menu/buttons', () => ok([]));
   server.on('GET', '/api/basic/todo/countNumber', () => ok({}));
   server.on('GET', '/api/basic/todo/list', () => ok({ records: [], total: 0 }));
@@ -79,6 +80,12 @@ describe('top-menu variant', () => {
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/basic/thesis'));
     fireEvent.click(within(bar).getByText('首页'));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/wel/index'));
+    // the top menus: 科研管理 holds the role's 科技成果 tab, 系统管理 holds none of its tabs and is left out
+    const research = await within(bar).findByText('科研管理');
+    expect(within(bar).queryByText('系统管理')).toBeNull();
+    fireEvent.mouseEnter(research.closest('li')!);
+    fireEvent.click(await screen.findByText('科技成果', {}, { timeout: 3000 }));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/basic/patent'));
     act(() => chooseLayout('000000', '1001', 'side'));
     await waitFor(() => expect(screen.queryByTestId('kc-topmenu')).toBeNull());
   });
