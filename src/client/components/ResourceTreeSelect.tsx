@@ -5,6 +5,11 @@
  * Props: `url` (required), `rootValue` (the value meaning "no parent", e.g. '0': shown empty, and what
  * clearing the field stores), and any antd TreeSelect prop. While editing a record, the record itself and
  * its descendants cannot be chosen (a node cannot become its own parent); the record is the form's `id`.
+ * `selectable` `{url, field, has}`: only nodes whose record (from `GET url`, a list of records matched to the
+ * nodes by `id`) holds `has` in `field` (an array containing it, or equal to it) can be chosen — the others stay
+ * in the tree, greyed; a record without the field (null) counts as holding it when `missing` is true (default),
+ * e.g. the content editor offers only channels with 内容编辑页 (configuration 2; a channel stored without a
+ * configuration has the default 1 and 2). The server checks again (the client only hides).
  * readPretty shows the chosen node's title.
  */
 import React from 'react';
@@ -23,8 +28,17 @@ export interface TreeNode {
   disabled?: boolean;
 }
 
+/** See the module comment. */
+export interface SelectableSpec {
+  url: string;
+  field: string;
+  has: string | number;
+  missing?: boolean;
+}
+
 export interface ResourceTreeSelectProps extends Omit<TreeSelectProps, 'treeData' | 'onChange' | 'value'> {
   url?: string;
+  selectable?: SelectableSpec;
   rootValue?: string;
   value?: string | number | null;
   onChange?: (value: string | undefined) => void;
@@ -51,10 +65,31 @@ function withoutSelf(nodes: TreeNode[], self: string | undefined, inside = false
   });
 }
 
-function TreeInput({ url, rootValue, value, onChange, ...props }: ResourceTreeSelectProps) {
+/** The ids of the records of `spec.url` that may not be chosen (see the module comment), or null while loading. */
+function useClosed(spec?: SelectableSpec): Set<string> | null {
+  const { data } = useGet<Array<Record<string, unknown>>>(spec?.url ?? null, undefined, { revalidateIfStale: false });
+  if (!spec) return new Set();
+  if (!Array.isArray(data)) return null;
+  const closed = new Set<string>();
+  for (const r of data) {
+    const v = r?.[spec.field];
+    const open = v === undefined || v === null ? spec.missing !== false : Array.isArray(v) ? v.map(String).includes(String(spec.has)) : String(v) === String(spec.has);
+    if (!open) closed.add(String(r.id));
+  }
+  return closed;
+}
+
+/** The tree with the nodes of `closed` disabled (none while `closed` is not known yet: the server checks anyway). */
+function withClosed(nodes: TreeNode[], closed: Set<string> | null): TreeNode[] {
+  if (!closed?.size) return nodes;
+  return nodes.map((n) => ({ ...n, disabled: n.disabled || closed.has(String(n.value)), children: n.children?.length ? withClosed(n.children, closed) : n.children }));
+}
+
+function TreeInput({ url, rootValue, value, onChange, selectable, ...props }: ResourceTreeSelectProps) {
   const { t } = useTranslation();
   const form = useForm() as { values?: Record<string, unknown> } | undefined;
   const { data, isLoading } = useTree(url);
+  const closed = useClosed(selectable);
   const self = form?.values?.id !== undefined && form?.values?.id !== null ? String(form.values.id) : undefined;
   const shown = value === undefined || value === null || String(value) === rootValue ? undefined : String(value);
   return (
@@ -66,7 +101,7 @@ function TreeInput({ url, rootValue, value, onChange, ...props }: ResourceTreeSe
       loading={isLoading}
       {...props}
       value={shown}
-      treeData={withoutSelf(Array.isArray(data) ? data : [], self)}
+      treeData={withClosed(withoutSelf(Array.isArray(data) ? data : [], self), closed)}
       fieldNames={{ label: 'title', value: 'value', children: 'children' }}
       onChange={(v: unknown) => onChange?.(v === undefined || v === null || v === '' ? rootValue : String(v))}
     />

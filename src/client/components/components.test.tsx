@@ -136,6 +136,23 @@ describe('tree pickers', () => {
     await waitFor(() => expect(form.values.parentId).toBe('0'));
   });
 
+  it('ResourceTreeSelect with selectable offers only the nodes whose record holds the value (a record without the field too)', async () => {
+    server.on('GET', '/api/portal/channel/tree', [{ id: '1', key: '1', value: '1', title: '新闻中心', children: [{ id: '2', key: '2', value: '2', title: '科技动态', children: [] }, { id: '3', key: '3', value: '3', title: '旧栏目', children: [] }] }]);
+    server.on('GET', '/api/portal/channel/listNoPage', [{ id: '1', title: '新闻中心', configuration: [1] }, { id: '2', title: '科技动态', configuration: [1, 2] }, { id: '3', title: '旧栏目', configuration: null }]);
+    const props = { url: '/api/portal/channel/tree', rootValue: '0', treeDefaultExpandAll: true, selectable: { url: '/api/portal/channel/listNoPage', field: 'configuration', has: 2 } };
+    const form = renderForm({ channelId: { type: 'string', 'x-component': 'ResourceTreeSelect', 'x-component-props': props } });
+    await waitFor(() => expect(server.calls('/api/portal/channel/listNoPage')).toHaveLength(1));
+    fireEvent.mouseDown(document.querySelector('.ant-select-selector')!);
+    const node = async (title: string) => (await screen.findByTitle(title)).closest('.ant-select-tree-treenode')!;
+    await waitFor(async () => expect((await node('科技动态')).className).not.toContain('ant-select-tree-treenode-disabled'));
+    expect((await node('新闻中心')).className).toContain('ant-select-tree-treenode-disabled');
+    expect((await node('旧栏目')).className).not.toContain('ant-select-tree-treenode-disabled');
+    fireEvent.click(await screen.findByTitle('新闻中心'));
+    expect(form.values.channelId).toBeUndefined();
+    fireEvent.click(await screen.findByTitle('科技动态'));
+    await waitFor(() => expect(form.values.channelId).toBe('2'));
+  });
+
   it('ResourceSelect offers the records of its url, stores their ids as strings and shows their names', async () => {
     server.on('GET', '/api/portal/model/select', [{ id: '11', name: '新闻模型' }, { id: '12', name: '成果模型' }]);
     const props = { url: '/api/portal/model/select', mode: 'multiple' };

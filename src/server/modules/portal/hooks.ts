@@ -68,7 +68,8 @@ export const M = {
  * - 2 内容编辑页: content can be written in the channel — without it a submit of content into the channel, or
  *   of content that is in it, is refused (`noEditor`, naming the channel; imports to it too). The workflow
  *   steps (examine, release) and removal stay possible, and other content may still be pushed to it
- *   (`pushChannel`): a channel that only gathers;
+ *   (`pushChannel`): a channel that only gathers. The content editor's channel tree greys such channels out
+ *   (ResourceTreeSelect `selectable`);
  * - 3 是否筛选: the channel's list page has a filter (title keyword, release year).
  */
 export const CHANNEL_CONFIG = { listPage: 1, editor: 2, filter: 3 } as const;
