@@ -12,8 +12,8 @@
  * 6. the declaring unit opens the task book (任务书) in the browser's preview page from the project's row;
  * 7. the declaring unit writes the 中期报告 on 项目报告 and submits it; the company's research management passes it
  *    from 我的待办;
- * 8. acceptance: the declaring unit writes the 结题报告 and submits it, research management passes it, and the
- *    acceptance report (验收报告) of the project opens in the preview page.
+ * 8. acceptance: the declaring unit writes the 结题报告 and submits it, research management passes it — the
+ *    project is 已结题 — and the acceptance report (验收报告) of the project opens in the preview page.
  */
 import type { Locator, Page } from '@playwright/test';
 import { button, chooseOption, chooseTreeNode, dialog, expect, formItem, login, openMenu, test, typeDate } from './fixtures.js';
@@ -204,6 +204,7 @@ test('a project goes from declaration to acceptance, each step taken by its user
   await logout(page);
   await login(page, 'sbdw', password);
   await openMenu(page, '科研项目', '项目申报');
+  await expect(page.locator('.ant-table-row', { hasText: name })).toContainText('已结题');
   const acceptance = await openPreview(page, name, '验收报告');
   await expect(acceptance).toHaveURL(/\/previewAcceptReport\?token=/);
   await expect(acceptance.getByTestId('document-body')).toContainText(name, { timeout: 30_000 });

@@ -2,7 +2,7 @@
  * The demo seed's research projects (issue 12: "The demo seed includes a guide, projects in every state, an
  * expert panel and reports, so a new user sees a working platform"; src/server/modules/project/demo.ts):
  *
- * - the run's fresh database has, in tenant 000000, a published guide and a project in each state 0–7 of
+ * - the run's fresh database has, in tenant 000000, a published guide and a project in each state 0–8 of
  *   dictionary project_status, each with its process where the state needs one (flow_instance rows of the
  *   real runtime, the open task matching the state);
  * - the lists of each role show them: the declaring unit its declarations and the returned one, the
@@ -37,7 +37,7 @@ const businessIds = async (who: Session, url: string) => (await ids(who, url)).m
 describe('demo seed', () => {
   it('has a published guide and a project in each state, on the real process', async () => {
     expect(await countRows(s, 'project_guide', `tenant_id = '000000' AND guide_status = '2' AND is_deleted = 0`)).toBeGreaterThanOrEqual(1);
-    expect([...demo.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect([...demo.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
     expect(await countRows(s, 'flow_instance', `business_type = 'project/baseinfo' AND business_id = $1`, [demo.get(0)])).toBe(0);
     const open = async (st: number) => (await s.kernel.database.pool.query(
       `SELECT t.task_key FROM flow_task t JOIN flow_instance i ON i.id = t.instance_id WHERE i.business_type = 'project/baseinfo' AND i.business_id = $1 AND t.end_time IS NULL`, [demo.get(st)])).rows.map((r) => r.task_key);
@@ -66,6 +66,10 @@ describe('demo seed', () => {
     expect(await runStatus(reports[0].id)).toBe('completed');
     expect(await runStatus(reports[1].id)).toBe('running');
     expect(await businessIds(kyglHb, '/api/project/report/claim-list')).toContain(reports[1].id);
+    // the completed project: its 结题报告 passed (and so it is 已结题)
+    const closing = (await s.kernel.database.pool.query(`SELECT id::text AS id FROM project_report WHERE project_id = $1 AND report_kind = '3' AND is_deleted = 0`, [demo.get(8)])).rows;
+    expect(closing).toHaveLength(1);
+    expect(await runStatus(closing[0].id)).toBe('completed');
   });
 
   it('shows each role its projects in its lists', async () => {

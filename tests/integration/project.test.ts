@@ -7,6 +7,7 @@
  *   (kygl_hb) claims and passes it, the group's (kygl) cannot claim that step but the next; the group picks
  *   an expert (not a non-expert), the expert (zj) scores and comments (only their own review), completes
  *   the review; the group approves; the project's state follows every step and a declared project is fixed;
+ *   its 结题报告 passed by research management makes it 已结题 (a 中期报告 or a rejected 结题报告 does not);
  * - the project manager of the same company (xmfzr) sees it among the company's projects; another company
  *   (duo) and another tenant do not; non-permitted calls get 403; guides are examined and published.
  */
@@ -136,6 +137,27 @@ describe('declaration: the lifecycle per role', () => {
     expect(total.status).toBe(200);
     expect(total.body.data.experts).toHaveLength(1);
     expect((total.body.data.history as Json[]).map((h) => h.taskKey)).toEqual(['companyReview', 'groupReview', 'expertReview', 'finalReview']);
+  });
+
+  it('acceptance: a passed 结题报告 makes the project 已结题 (8) — a passed 中期报告 or a rejected 结题报告 does not', async () => {
+    const report = async (title: string, kind: string, outcome: string) => {
+      const rep = await call(s, sbdw, 'POST', '/api/project/report/submit', { title: `${tag} ${title}`, projectId: id, reportKind: kind, reportDate: '2026-11-25', workDone: '按计划完成。' });
+      expect(rep.status, rep.body.msg).toBe(200);
+      expect((await call(s, sbdw, 'POST', '/api/project/report/start-process', { businessId: String(rep.body.data.id) })).status).toBe(200);
+      const done = await call(s, kyglHb, 'POST', '/api/project/report/examine', { businessId: String(rep.body.data.id), outcome, comment: '审核意见。' });
+      expect(done.status, done.body.msg).toBe(200);
+    };
+    await report('中期报告', '2', 'approve');
+    expect((await rowOf(id)).project_status).toBe(6);
+    await report('结题报告', '3', 'reject');
+    expect((await rowOf(id)).project_status).toBe(6);
+    await report('结题报告（修改）', '3', 'approve');
+    expect((await rowOf(id)).project_status).toBe(8);
+    const edit = await call(s, sbdw, 'POST', `${API}/submit`, { id, name: `${tag} 改名` });
+    expect(edit.status).toBe(400);
+    expect(edit.body.msg).toBe('项目已提交申报，审核期间及审核完成后不能修改');
+    const dict = await call(s, sbdw, 'GET', '/api/blade-system/dict-biz/dictionary?code=project_status');
+    expect((dict.body.data as Json[]).find((d) => d.dictKey === '8')).toMatchObject({ dictValue: '已结题' });
   });
 
   it('the company sees its projects; another company and another tenant do not', async () => {

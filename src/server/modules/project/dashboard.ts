@@ -10,7 +10,7 @@
  * | --------------------- | ----------------------------------------------------------------------------------- |
  * | myProjectNumber       | the declarations the caller registered: `{total, byStatus}` (byStatus: project_status → count) |
  * | companyProjectNumber  | the declarations of the caller's company and the companies below it: `{companyId, total, byStatus, byCompany: [{companyId, companyName, total, approved}]}` (a company's figures include its departments, not its subsidiaries) |
- * | companyProjectMoney   | the same projects' money in 万元 (10,000 CNY), two decimals: `{companyId, declared: {total, allocated, selfRaised}, approved: {…}, funds: {allocated, spent, balance}, byYear: [{year, approvedTotal, spent}]}` — declared = every declaration, approved = project_status 6 (已立项); funds = project/money rows of approved projects (moneyType 1 拨付, 2 支出; balance = allocated − spent); byYear by the project's start year |
+ * | companyProjectMoney   | the same projects' money in 万元 (10,000 CNY), two decimals: `{companyId, declared: {total, allocated, selfRaised}, approved: {…}, funds: {allocated, spent, balance}, byYear: [{year, approvedTotal, spent}]}` — declared = every declaration, approved = project_status 6 (已立项) or 8 (已结题); funds = project/money rows of approved projects (moneyType 1 拨付, 2 支出; balance = allocated − spent); byYear by the project's start year |
  * | expertProject         | the caller's expert reviews (project/expert rows whose expertId is the caller): `{total, pending, submitted, averageScore}` |
  */
 import type { FastifyInstance } from 'fastify';
@@ -21,8 +21,8 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import { PROJECT } from './declaration.js';
 
 const DASHBOARD = '/api/system/dashborad';
-/** project_status of an approved project (dictionary project_status: 6 已立项). */
-const APPROVED = 6;
+/** project_status of an approved project (dictionary project_status: 6 已立项, and 8 已结题 — approved and completed). */
+const APPROVED = [6, 8];
 
 type Row = Record<string, unknown>;
 const money = (v: unknown) => Math.round((Number(v ?? 0) || 0) * 100) / 100;
@@ -73,7 +73,7 @@ export function registerProjectDashboard(app: FastifyInstance, d: { db: Db; engi
     const byCompany = [];
     for (const c of companies) {
       const own = await org.companyDepts(user.tenantId, String(c.id));
-      const n = (await sql<{ t: number; a: number }>`SELECT count(*)::int AS t, count(*) FILTER (WHERE project_status = ${APPROVED})::int AS a FROM project_baseinfo
+      const n = (await sql<{ t: number; a: number }>`SELECT count(*)::int AS t, count(*) FILTER (WHERE project_status = ANY(${APPROVED}::int[]))::int AS a FROM project_baseinfo
                    WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND create_dept = ANY(${own}::bigint[])`.execute(db)).rows[0];
       byCompany.push({ companyId: String(c.id), companyName: String(c.name), total: n.t, approved: n.a });
     }
@@ -86,14 +86,14 @@ export function registerProjectDashboard(app: FastifyInstance, d: { db: Db; engi
     const zero = { total: 0, allocated: 0, selfRaised: 0 };
     if (!companyId || !(await mayRead(engine, user))) return ok({ companyId, declared: zero, approved: zero, funds: { allocated: 0, spent: 0, balance: 0 }, byYear: [] }, undefined, req.lang);
     const sums = (await sql<Row>`SELECT coalesce(sum(total_budget), 0) AS t, coalesce(sum(allocated_budget), 0) AS a, coalesce(sum(self_raised_budget), 0) AS s,
-                   coalesce(sum(total_budget) FILTER (WHERE project_status = ${APPROVED}), 0) AS at, coalesce(sum(allocated_budget) FILTER (WHERE project_status = ${APPROVED}), 0) AS aa,
-                   coalesce(sum(self_raised_budget) FILTER (WHERE project_status = ${APPROVED}), 0) AS as_
+                   coalesce(sum(total_budget) FILTER (WHERE project_status = ANY(${APPROVED}::int[])), 0) AS at, coalesce(sum(allocated_budget) FILTER (WHERE project_status = ANY(${APPROVED}::int[])), 0) AS aa,
+                   coalesce(sum(self_raised_budget) FILTER (WHERE project_status = ANY(${APPROVED}::int[])), 0) AS as_
                    FROM project_baseinfo WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND create_dept = ANY(${depts}::bigint[])`.execute(db)).rows[0];
     const funds = (await sql<Row>`SELECT coalesce(sum(m.amount) FILTER (WHERE m.money_type = '1'), 0) AS a, coalesce(sum(m.amount) FILTER (WHERE m.money_type = '2'), 0) AS s
                    FROM project_money m JOIN project_baseinfo p ON p.id::text = m.project_id AND p.tenant_id = m.tenant_id AND p.is_deleted = 0
-                   WHERE m.tenant_id = ${user.tenantId} AND m.is_deleted = 0 AND p.project_status = ${APPROVED} AND p.create_dept = ANY(${depts}::bigint[])`.execute(db)).rows[0];
+                   WHERE m.tenant_id = ${user.tenantId} AND m.is_deleted = 0 AND p.project_status = ANY(${APPROVED}::int[]) AND p.create_dept = ANY(${depts}::bigint[])`.execute(db)).rows[0];
     const years = (await sql<Row>`WITH ap AS (SELECT id::text AS id, extract(year FROM start_date)::int AS y, total_budget FROM project_baseinfo
-                     WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND project_status = ${APPROVED} AND create_dept = ANY(${depts}::bigint[]) AND start_date IS NOT NULL),
+                     WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND project_status = ANY(${APPROVED}::int[]) AND create_dept = ANY(${depts}::bigint[]) AND start_date IS NOT NULL),
                    sp AS (SELECT project_id, sum(amount) AS s FROM project_money WHERE tenant_id = ${user.tenantId} AND is_deleted = 0 AND money_type = '2' GROUP BY 1)
                    SELECT ap.y, coalesce(sum(ap.total_budget), 0) AS t, coalesce(sum(sp.s), 0) AS s FROM ap LEFT JOIN sp ON sp.project_id = ap.id GROUP BY 1 ORDER BY 1`.execute(db)).rows;
     return ok(

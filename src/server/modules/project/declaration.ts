@@ -3,7 +3,7 @@
  * arithmetic (科技项目经费预算: 总经费 = 拨款经费 + 自筹经费 = Σ 直接费用科目, 万元 to the cent) is the schema's
  * own `sum` rules (src/shared/schema/rules.ts), enforced by the engine like any resource's.
  *
- * - a declaration under review or decided (project_status 1–4, 6, 7; see migrations.ts) cannot be edited nor
+ * - a declaration under review or decided (project_status 1–4, 6–8; see migrations.ts) cannot be edited nor
  *   removed (400 项目已提交申报，审核期间及审核完成后不能修改); a returned one (5) can;
  * - `groupDeptId` (x-server-only) is the top company above the record's department: the group's research
  *   management decides the BPMN's groupReview and finalReview (`${record.groupDeptId}`).
@@ -24,7 +24,7 @@ export const PROJECT = 'project/baseinfo';
 type Row = Record<string, unknown>;
 
 /** Statuses (dictionary project_status) in which the declaration is fixed. */
-export const FIXED_STATUSES = [1, 2, 3, 4, 6, 7];
+export const FIXED_STATUSES = [1, 2, 3, 4, 6, 7, 8];
 
 const cents = (v: unknown) => Math.round((Number(v ?? 0) || 0) * 100);
 

@@ -29,6 +29,7 @@
  * | 5 退回修改       | kygl_hb returned it: in sbdw's claim-list-for-sbdw                                       |
  * | 6 已立项         | approved; its 开题报告 approved, its 中期报告 submitted (in kygl_hb's report claim list)   |
  * | 7 未通过         | kygl_hb rejected it                                                                      |
+ * | 8 已结题         | approved; its 开题, 中期 and 结题 reports passed by kygl_hb                              |
  */
 import type { FastifyInstance } from 'fastify';
 import { sql } from '../../core/db/index.js';
@@ -40,7 +41,7 @@ const YEAR = new Date().getFullYear();
 const API = '/api/project/baseinfo';
 
 /** The demo declarations, one per state (`code`: their marker; `path`: the steps after declaring, each [account, list, outcome]). */
-export const DEMO: Array<{ name: string; code: string; type: string; budget: number; declare: boolean; path: Array<[string, string, string]>; expert?: boolean; reports?: boolean }> = [
+export const DEMO: Array<{ name: string; code: string; type: string; budget: number; declare: boolean; path: Array<[string, string, string]>; expert?: boolean; reports?: 'midterm' | 'final' }> = [
   { name: '粮库智能通风控制系统研究', code: `KC-${YEAR}-101`, type: '3', budget: 40, declare: false, path: [] },
   { name: '储粮害虫绿色防控技术示范', code: `KC-${YEAR}-102`, type: '3', budget: 60, declare: true, path: [] },
   { name: '粮情多参数在线监测与预警平台', code: `KC-${YEAR}-103`, type: '2', budget: 120, declare: true, path: [['kygl_hb', 'claim-list-for-kygl', 'approve']] },
@@ -51,10 +52,14 @@ export const DEMO: Array<{ name: string; code: string; type: string; budget: num
   },
   { name: '粮食质量快速检测方法研究', code: `KC-${YEAR}-106`, type: '3', budget: 30, declare: true, path: [['kygl_hb', 'claim-list-for-kygl', 'return']] },
   {
-    name: '准低温储粮技术集成示范', code: `KC-${YEAR}-107`, type: '2', budget: 180, declare: true, expert: true, reports: true,
+    name: '准低温储粮技术集成示范', code: `KC-${YEAR}-107`, type: '2', budget: 180, declare: true, expert: true, reports: 'midterm',
     path: [['kygl_hb', 'claim-list-for-kygl', 'approve'], ['kygl', 'claim-list-for-kygl', 'approve'], ['zj', 'expert-todo', 'done'], ['kygl', 'todo-list', 'approve']],
   },
   { name: '仓储作业机器人应用研究', code: `KC-${YEAR}-108`, type: '3', budget: 50, declare: true, path: [['kygl_hb', 'claim-list-for-kygl', 'reject']] },
+  {
+    name: '粮库气调储粮技术应用', code: `KC-${YEAR}-109`, type: '3', budget: 90, declare: true, expert: true, reports: 'final',
+    path: [['kygl_hb', 'claim-list-for-kygl', 'approve'], ['kygl', 'claim-list-for-kygl', 'approve'], ['zj', 'expert-todo', 'done'], ['kygl', 'todo-list', 'approve']],
+  },
 ];
 
 const COMMENTS: Record<string, string> = { approve: '同意，报上级审核。', return: '请补充研究内容和经费测算依据后重新申报。', reject: '与已立项项目研究内容重复，不予立项。', done: '评审完成。' };
@@ -161,17 +166,21 @@ async function run(app: FastifyInstance, k: Kernel): Promise<number> {
         await call('kygl', 'POST', '/api/project/expert/submit', { projectId: id, expertId: tokens.get('zj')!.userId, reviewDeadline: deadline });
       }
     }
-    if (d.reports) await reports(call, step, id, d.name);
+    if (d.reports) await reports(call, step, id, d.name, d.reports === 'final');
   }
   return declared;
 }
 
-/** The approved project's 开题报告 (approved) and 中期报告 (submitted, awaiting research management). */
+/**
+ * An approved project's 开题报告 (approved) and 中期报告 (submitted, awaiting research management); with `final`, the
+ * 中期报告 approved too and a 结题报告 written and approved (the project is then 已结题).
+ */
 async function reports(
   call: (account: string, method: 'GET' | 'POST', url: string, payload?: Row) => Promise<any>,
   step: (account: string, api: string, list: string, businessId: string, outcome: string) => Promise<void>,
   projectId: string,
   name: string,
+  final: boolean,
 ): Promise<void> {
   const api = '/api/project/report';
   const today = new Date().toISOString().slice(0, 10);
@@ -186,4 +195,12 @@ async function reports(
     workDone: '完成监测系统在两个库点的部署，累计运行三个月。', results: '申请发明专利1项。', problems: '部分传感器低温下漂移。', nextPlan: '完成节能控制策略优化与验收准备。',
   })) as Row;
   await call('sbdw', 'POST', `${api}/start-process`, { businessId: String(midterm.id) });
+  if (!final) return;
+  await step('kygl_hb', api, 'claim-list', String(midterm.id), 'approve');
+  const closing = (await call('sbdw', 'POST', `${api}/submit`, {
+    title: `${name} 结题报告`, projectId, reportKind: '3', reportDate: today, progress: 100, spentBudget: 88,
+    workDone: '全部研究任务完成，考核指标均已达到。', results: '申请发明专利2项，制定企业标准1项。', nextPlan: '在集团所属库点推广应用。',
+  })) as Row;
+  await call('sbdw', 'POST', `${api}/start-process`, { businessId: String(closing.id) });
+  await step('kygl_hb', api, 'claim-list', String(closing.id), 'approve');
 }

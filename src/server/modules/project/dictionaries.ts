@@ -30,6 +30,7 @@ export const PROJECT_DICTIONARIES: ProjectDict[] = [
     items: [
       ['0', '草稿', 'Draft'], ['1', '单位审核中', 'Company review'], ['2', '集团审核中', 'Group review'], ['3', '专家评审中', 'Expert review'],
       ['4', '立项审批中', 'Final approval'], ['5', '退回修改', 'Returned for changes'], ['6', '已立项', 'Approved'], ['7', '未通过', 'Rejected'],
+      ['8', '已结题', 'Completed'],
     ],
   },
   {

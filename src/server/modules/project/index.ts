@@ -16,7 +16,7 @@
  *   report rules as to-dos of the projects' registrants;
  *   migrations.ts: the project's state kept from its process (triggers);
  * - seed (every start, for each live tenant, add-only): the project dictionaries (dictionaries.ts) a tenant
- *   lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
+ *   lacks, and the values a dictionary it has lacks; the data scopes of project/baseinfo when none exist (declaring units: their department and below;
  *   a subsidiary's research management: its company and below; researchers: their own), the expert's scope
  *   on project/expert (their own picks, expert_id) when it has none, the expert's 专家评审 menu row an older
  *   seed left disabled (enableExpertMenu), and, in the demo
@@ -43,8 +43,17 @@ import { registerReportReminders } from './report-due.js';
 
 async function seedDictionaries(db: Db, tenantId: string): Promise<void> {
   for (const [i, d] of PROJECT_DICTIONARIES.entries()) {
-    const has = await sql`SELECT 1 FROM blade_dict_biz WHERE tenant_id = ${tenantId} AND code = ${d.code} AND parent_id = 0 LIMIT 1`.execute(db);
-    if (has.rows.length) continue;
+    const has = (await sql<{ id: string }>`SELECT id::text AS id FROM blade_dict_biz WHERE tenant_id = ${tenantId} AND code = ${d.code} AND parent_id = 0 ORDER BY id LIMIT 1`.execute(db)).rows[0];
+    if (has) {
+      // a dictionary the tenant has gets only the values it never had (project_status 8 已结题 came later); edits stay
+      const keys = new Set((await sql<{ k: string }>`SELECT dict_key AS k FROM blade_dict_biz WHERE tenant_id = ${tenantId} AND code = ${d.code} AND parent_id = ${has.id}::bigint`.execute(db)).rows.map((r) => r.k));
+      for (const [j, [key, zh, en]] of d.items.entries()) {
+        if (keys.has(key)) continue;
+        await sql`INSERT INTO blade_dict_biz (id, tenant_id, parent_id, code, dict_key, dict_value, dict_value_en, sort, is_sealed)
+                  VALUES (${nextId()}::bigint, ${tenantId}, ${has.id}::bigint, ${d.code}, ${key}, ${zh}, ${en}, ${j + 1}, 0)`.execute(db);
+      }
+      continue;
+    }
     const parentId = nextId();
     await sql`INSERT INTO blade_dict_biz (id, tenant_id, parent_id, code, dict_key, dict_value, dict_value_en, sort, remark, is_sealed)
               VALUES (${parentId}::bigint, ${tenantId}, 0, ${d.code}, '-1', ${d.dictValue}, ${d.dictValueEn}, ${100 + i}, ${d.remark}, 0)`.execute(db);
