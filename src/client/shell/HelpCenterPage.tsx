@@ -40,7 +40,7 @@ export function HelpCenterPage() {
   }, [code, all]);
 
   return (
-    <Layout className="kc-help-center">
+    <Layout className="kc-help-center" style={{ minHeight: '100vh' }}>
       <Layout.Content style={{ maxWidth: 960, margin: '0 auto', padding: 24, width: '100%' }}>
         <Typography.Title level={3}>
           <QuestionCircleOutlined /> {t('help.title')}
