@@ -18,7 +18,7 @@ test('a bidding project: my projects, the analysed catalogue, chapter documents 
   const userId = await page.evaluate(() => (JSON.parse(localStorage.getItem('kc-session') ?? '{}') as { user?: { userId?: string } }).user?.userId);
   expect(userId).toBeTruthy();
   const up = await page.request.post('/api/blade-resource/oss/endpoint/put-file', {
-    headers, multipart: { file: { name: `${TAG} 招标文件.docx`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: tenderDocument(TAG) } },
+    headers, multipart: { file: { name: `${TAG} 招标文件.docx`, mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: await tenderDocument(TAG) } },
   });
   expect(up.status()).toBe(200);
   const tender = (await up.json()).data as { name: string; link: string; originalName: string };

@@ -1,40 +1,31 @@
 /**
- * Documents of the bidding tests (issue 17), built here as real Word packages with PizZip — the shape of a
- * Chinese tender document (《标准施工招标文件》 practice): styled headings 标题 1 / 标题 2 (w:pStyle Heading1/2
- * defined in styles.xml as "heading 1/2", which is how Word writes them and how mammoth reads them), numbered
- * paragraph headings (一、 …), a 投标人须知前附表 with the deadlines, a 资格审查 table and a 评分标准 table
- * with points. (The `docx` npm package the issue names is not installed; this writes the same XML.)
+ * Documents of the bidding tests (issue 17: "a real-shaped tender document (written by the test with the `docx`
+ * package: chapters, scoring tables)"), built with the `docx` package as Word writes them — the shape of a Chinese
+ * tender document (《标准施工招标文件》 practice): headings 标题 1 / 标题 2 (docx's HeadingLevel: pStyle Heading1/2,
+ * "heading 1/2" in styles.xml, which is how mammoth reads them), numbered paragraph headings (一、 …), a
+ * 投标人须知前附表 with the deadlines, a 资格审查 table and a 评分标准 table with points.
  */
-import PizZip from 'pizzip';
-
-const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, WidthType } from 'docx';
 
 /** One block of a test document: a styled heading, a paragraph, or a table (first row the header). */
 export type DocBlock = { h: 1 | 2; text: string } | { p: string } | { table: string[][] };
 
-const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
-<w:styles xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="0"/></w:pPr><w:rPr><w:b/><w:sz w:val="32"/></w:rPr></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/><w:basedOn w:val="Normal"/><w:pPr><w:outlineLvl w:val="1"/></w:pPr><w:rPr><w:b/><w:sz w:val="28"/></w:rPr></w:style><w:style w:type="table" w:styleId="TableGrid"><w:name w:val="Table Grid"/></w:style></w:styles>`;
+const cell = (text: string) => new TableCell({ children: [new Paragraph(text)], width: { size: 2000, type: WidthType.DXA } });
 
-const para = (text: string, style?: string) => `<w:p>${style ? `<w:pPr><w:pStyle w:val="${style}"/></w:pPr>` : ''}<w:r><w:t xml:space="preserve">${esc(text)}</w:t></w:r></w:p>`;
-const table = (rows: string[][]) =>
-  `<w:tbl><w:tblPr><w:tblStyle w:val="TableGrid"/><w:tblW w:w="0" w:type="auto"/></w:tblPr><w:tblGrid>${rows[0].map(() => '<w:gridCol w:w="2000"/>').join('')}</w:tblGrid>${rows
-    .map((r) => `<w:tr>${r.map((c) => `<w:tc><w:tcPr><w:tcW w:w="2000" w:type="dxa"/></w:tcPr>${para(c)}</w:tc>`).join('')}</w:tr>`)
-    .join('')}</w:tbl>`;
-
-/** A .docx of `blocks` (content types, relationships, styles, document). */
-export function wordDoc(blocks: DocBlock[]): Buffer {
-  const body = blocks.map((b) => ('h' in b ? para(b.text, `Heading${b.h}`) : 'p' in b ? para(b.p) : table(b.table))).join('');
-  const zip = new PizZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="png" ContentType="image/png"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  zip.file('word/_rels/document.xml.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/></Relationships>');
-  zip.file('word/styles.xml', STYLES);
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/></w:sectPr></w:body></w:document>`);
-  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
+/** A .docx of `blocks` (the `docx` package's Packer). */
+export async function wordDoc(blocks: DocBlock[]): Promise<Buffer> {
+  const children = blocks.map((b) =>
+    'h' in b
+      ? new Paragraph({ text: b.text, heading: b.h === 1 ? HeadingLevel.HEADING_1 : HeadingLevel.HEADING_2 })
+      : 'p' in b
+        ? new Paragraph(b.p)
+        : new Table({ rows: b.table.map((r) => new TableRow({ children: r.map(cell) })) }),
+  );
+  return Packer.toBuffer(new Document({ sections: [{ children }] }));
 }
 
 /** A tender document of a grain-depot project: four chapters, the deadlines, qualification and scoring tables. */
-export function tenderDocument(tag: string): Buffer {
+export function tenderDocument(tag: string): Promise<Buffer> {
   return wordDoc([
     { p: `${tag} 华北粮库智能化升级改造项目 招标文件` },
     { h: 1, text: '第一章 招标公告' },
@@ -79,4 +70,4 @@ export function tenderDocument(tag: string): Buffer {
 }
 
 /** The text of a chapter document written by its writer: a heading and paragraphs. */
-export const chapterText = (title: string, lines: string[]) => wordDoc([{ h: 1, text: title }, ...lines.map((p) => ({ p }))]);
+export const chapterText = (title: string, lines: string[]): Promise<Buffer> => wordDoc([{ h: 1, text: title }, ...lines.map((p) => ({ p }))]);

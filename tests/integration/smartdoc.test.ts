@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('bidding projects', () => {
   it('a project names its leader and cooperating users; myProject and myCooperationProject find it', async () => {
-    const tender = await upload(xmfzr, `${TAG} 招标文件.docx`, tenderDocument(TAG));
+    const tender = await upload(xmfzr, `${TAG} 招标文件.docx`, await tenderDocument(TAG));
     const res = await call(s, xmfzr, 'POST', `${B}/submit`, {
       projectName: `${TAG} 华北粮库智能化升级改造项目`, tenderNo: 'HB-2026-017', tenderer: '粮储集团有限公司',
       leaderId: xmfzr.userId, cooperationUserIds: [kyry.userId],
@@ -109,7 +109,7 @@ describe('analysis-file', () => {
     const wrong = await call(s, xmfzr, 'POST', `${B}/analysis-file?id=${project.id}&fileId=${txt.attachId}`);
     expect(wrong.status).toBe(400);
     expect(wrong.body.msg).toBe('招标文件只支持 .docx、.pdf 格式，不支持 .txt');
-    const plain = await upload(xmfzr, `${TAG} 无章节.docx`, wordDoc([{ p: '本文件没有章节标题。' }]));
+    const plain = await upload(xmfzr, `${TAG} 无章节.docx`, await wordDoc([{ p: '本文件没有章节标题。' }]));
     const noHeading = await call(s, xmfzr, 'POST', `${B}/analysis-file?id=${project.id}&fileId=${plain.attachId}`);
     expect(noHeading.body.msg).toBe(`未能从文件「${TAG} 无章节.docx」中识别出章节标题`);
     // a PDF is read through unpdf: this one (ASCII lines, no numbered heading) has no chapters
@@ -154,7 +154,7 @@ describe('analysis-file', () => {
 describe('a long tender', () => {
   it('stores every item of a tender with hundreds of them, in document order', async () => {
     const rows = Array.from({ length: 240 }, (_, i) => [String(i + 1), `评分因素${i + 1}`, String((i % 5) + 1), `标准${i + 1}`]);
-    const file = await upload(xmfzr, `${TAG} 长招标文件.docx`, wordDoc([{ h: 1, text: '第一章 评分标准' }, { table: [['序号', '评分因素', '分值', '评分标准'], ...rows] }, { h: 1, text: '第二章 合同条款' }]));
+    const file = await upload(xmfzr, `${TAG} 长招标文件.docx`, await wordDoc([{ h: 1, text: '第一章 评分标准' }, { table: [['序号', '评分因素', '分值', '评分标准'], ...rows] }, { h: 1, text: '第二章 合同条款' }]));
     const bare = await call(s, xmfzr, 'POST', `${B}/submit`, { projectName: `${TAG} 长招标项目`, leaderId: xmfzr.userId });
     const res = await call(s, xmfzr, 'POST', `${B}/analysis-file?id=${bare.body.data.id}&fileId=${file.attachId}`);
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
@@ -316,7 +316,7 @@ describe('merge', () => {
     // each writer's save (the online editor keeps the file id and replaces its current bytes: modules/files/editor.ts)
     for (const [i, f] of files.entries()) {
       const row = (await s.kernel.database.pool.query('SELECT name FROM blade_attach WHERE id = $1::bigint', [f.fileId])).rows[0];
-      await fs.writeFile(path.join(s.kernel.config.dataDir, 'files', row.name), chapterText(f.title, [`${TAG} 第${i + 1}部分正文：${f.title}的投标内容。`]));
+      await fs.writeFile(path.join(s.kernel.config.dataDir, 'files', row.name), await chapterText(f.title, [`${TAG} 第${i + 1}部分正文：${f.title}的投标内容。`]));
     }
     const res = await call(s, xmfzr, 'GET', `${B}/merge?id=${project.id}`);
     expect(res.status).toBe(200);
