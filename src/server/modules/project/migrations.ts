@@ -71,7 +71,8 @@ DROP FUNCTION IF EXISTS project_sync_status(varchar, bigint);
  * `project/0002_completed` (issue 12, acceptance): a project whose 结题报告 (project/report, report_kind 3) passed its
  * review (the projectReport process completed after an `approve`) is 8 已结题. project_sync_status gains that
  * case; triggers on the report's flow rows (flow_instance, flow_task of business_type 'project/report') re-derive
- * the state of the report's project in the same transaction.
+ * the state of the report's project in the same transaction; the approved projects of an existing database are
+ * re-derived once.
  */
 async function upCompleted(db: Kysely<any>): Promise<void> {
   await sql.raw(`
@@ -123,6 +124,13 @@ CREATE TRIGGER project_report_instance_status AFTER INSERT OR UPDATE ON flow_ins
   FOR EACH ROW WHEN (NEW.business_type = 'project/report') EXECUTE FUNCTION project_report_flow_trigger();
 CREATE TRIGGER project_report_task_status AFTER INSERT OR UPDATE ON flow_task
   FOR EACH ROW WHEN (NEW.business_type = 'project/report') EXECUTE FUNCTION project_report_flow_trigger();
+
+-- a database whose projects passed their 结题报告 before this migration: their state now
+DO $$ BEGIN
+  IF to_regclass('project_baseinfo') IS NOT NULL THEN
+    PERFORM project_sync_status(tenant_id, id) FROM project_baseinfo WHERE project_status = 6 AND is_deleted = 0;
+  END IF;
+END $$;
 `).execute(db);
 }
 
