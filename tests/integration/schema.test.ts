@@ -136,6 +136,8 @@ describe('a faulty schema', () => {
     ['a field defined twice', (s) => (s.form.properties.title = { type: 'string' }), '/form: field "title" is defined 2 times'],
     ['tree endpoints without a tree section', (s) => s.endpoints.push('lazy-tree'), '/endpoints: tree endpoints need a "tree" section'],
     ['a key that is no field', (s) => (s.key = 'code'), '/key: no field "code"'],
+    ['a userLists list naming a missing field', (s) => (s.userLists = [{ endpoint: 'mine', field: 'leader' }]), '/userLists/0: no field "leader"'],
+    ['a userLists list named as a generic endpoint', (s) => (s.userLists = [{ endpoint: 'list', field: 'title' }]), '/userLists/0: endpoint "list" is used twice'],
     ['a sortable column the list answers beside the record', (s) => s.list.columns.push({ field: 'roleName', title: '角色', titleEn: 'Roles', sortable: true }), '/list/columns: "roleName" is not a field and cannot be sortable'],
     ['two list operations with one key', (s) => (s.list.operations = [op('x'), op('x')]), '/list/operations: key "x" is used twice'],
     ['an operation placed nowhere', (s) => (s.list.operations = [{ ...op('x'), placement: [] }]), '/list/operations/0/placement: must NOT have fewer than 1 items'],

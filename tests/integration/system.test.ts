@@ -48,7 +48,7 @@ describe('menu/routes', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ code: 200, success: true, msg: '操作成功' });
     const tree = body.data as MenuNode[];
-    expect(tree.map((n) => n.name)).toEqual(['科研项目', '科技成果', '工作台']);
+    expect(tree.map((n) => n.name)).toEqual(['科研项目', '科技成果', '工作台', '智能标书']); // 智能标书: researchers write bids (issue 17)
     const achievement = tree.find((n) => n.name === '科技成果')!;
     expect(achievement).toMatchObject({ path: '/basic', isEnabled: true, hasChildren: true, nameEn: 'Achievements' });
     const patent = achievement.children.find((n) => n.name === '专利');
@@ -146,8 +146,10 @@ describe('menu/buttons', () => {
     expect(status).toBe(200);
     const types = ['award', 'book', 'patent', 'softwarecopyright', 'standard', 'thesis'];
     // with the Excel export / import buttons (issue 13), whose path names the template
-    const own = codes(body).filter((c) => !c.startsWith('project_') && !c.startsWith('basic_supplier'));
+    const own = codes(body).filter((c) => !c.startsWith('project_') && !c.startsWith('basic_supplier') && !c.startsWith('smartdoc_'));
     expect(own.sort()).toEqual(types.flatMap((t) => [`${t}_add`, `${t}_delete`, `${t}_edit`, `${t}_export`, `${t}_import`, `${t}_view`]));
+    // bidding projects (issue 17): researchers add and edit (the project's own rules decide whose), remove their own
+    expect(codes(body).filter((c) => c.startsWith('smartdoc_')).sort()).toEqual(['smartdoc_biddingbaseinfo_add', 'smartdoc_biddingbaseinfo_delete', 'smartdoc_biddingbaseinfo_edit', 'smartdoc_biddingbaseinfo_view']);
     // suppliers: read only (issue 17)
     expect(codes(body).filter((c) => c.startsWith('basic_supplier'))).toEqual(['basic_supplier_view']);
     // the research projects (issue 12): guides read only, declarations written, not removed; of the sub-areas, a

@@ -87,7 +87,8 @@ function describe(e: ErrorObject): string {
 /**
  * Checks one parsed schema: the meta-schema, then rules JSON Schema cannot say (field names unique across
  * layout nodes, list and search fields exist — or a column names its own title —, tree fields exist, the
- * fields `rules` name exist, key field exists, list operations have distinct keys). Returns the faults.
+ * fields `rules` name exist, key field exists, list operations have distinct keys, an operation's designField
+ * is a field of type object). Returns the faults.
  */
 export function checkSchema(schema: unknown): string[] {
   const v = metaValidate();
@@ -110,6 +111,10 @@ export function checkSchema(schema: unknown): string[] {
   }
   const opKeys = (s.list?.operations ?? []).map((o) => o.key);
   for (const k of new Set(opKeys.filter((k, i) => opKeys.indexOf(k) !== i))) faults.push(`/list/operations: key "${k}" is used twice`);
+  for (const o of s.list?.operations ?? []) {
+    // a designed form lives in a field of type object of the record
+    if (o.designField && dataFields(s.form).find((f) => f.name === o.designField)?.node.type !== 'object') faults.push(`/list/operations: "${o.key}" designs "${o.designField}", which is no field of type object`);
+  }
   for (const c of s.list?.search ?? []) if (!known.has(c.field)) faults.push(`/list/search: no field "${c.field}"`);
   if (s.tree) {
     for (const k of ['parentField', 'labelField'] as const) if (!known.has(s.tree[k])) faults.push(`/tree/${k}: no field "${s.tree[k]}"`);
@@ -122,6 +127,10 @@ export function checkSchema(schema: unknown): string[] {
   if (s.labelField && !known.has(s.labelField)) faults.push(`/labelField: no field "${s.labelField}"`);
   for (const f of Object.keys(s.selectWhere ?? {})) if (!names.has(f)) faults.push(`/selectWhere: no field "${f}"`);
   for (const [i, u] of (s.unique ?? []).entries()) for (const f of u.fields) if (!names.has(f)) faults.push(`/unique/${i}: no field "${f}"`);
+  for (const [i, l] of (s.userLists ?? []).entries()) {
+    if (!names.has(l.field)) faults.push(`/userLists/${i}: no field "${l.field}"`);
+    if ((s.endpoints as string[]).includes(l.endpoint) || (s.userLists ?? []).findIndex((o) => o.endpoint === l.endpoint) !== i) faults.push(`/userLists/${i}: endpoint "${l.endpoint}" is used twice`);
+  }
   if ((s.endpoints.includes('tree') || s.endpoints.includes('lazy-tree')) && !s.tree) faults.push('/endpoints: tree endpoints need a "tree" section');
   faults.push(...checkActions(s));
   return faults;

@@ -95,6 +95,9 @@ const buttons = (code: string, name: string, nameEn: string, grants: Record<'vie
 
 const ACHIEVERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
+/** Who writes bids (issue 17, modules/smartdoc): a project's rights beyond the grant are its own (leader, writers, chapter access). */
+const BIDDERS = [ROLE.admin, ROLE.researchManagement, ROLE.projectManager, ROLE.researcher];
+
 /** Who applies for suppliers; research management examines; researchers only read (they pick partners in project forms; issue 17). */
 const SUPPLIER_USERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager];
 
@@ -102,10 +105,11 @@ const SUPPLIER_USERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projec
 const DECLARERS = [ROLE.researchManagement, ROLE.declaringUnit, ROLE.projectManager, ROLE.researcher];
 
 /** Project sub-areas (issue 12): [resource and menu code, zh, en, button noun zh, en, who writes]. */
-const PROJECT_AREAS: Array<[string, string, string, string, string, string[]]> = [
+/** [code, name, nameEn, unit, unitEn, writers, excel?]: `excel` adds the Excel export / import buttons (their path names the seeded template, modules/excel/seed.ts). */
+const PROJECT_AREAS: Array<[string, string, string, string, string, string[], boolean?]> = [
   ['intent', '项目意向', 'Project intents', '意向', 'intent', DECLARERS],
   ['plan', '项目计划', 'Project plans', '计划', 'plan', [ROLE.researchManagement]],
-  ['report', '项目报告', 'Project reports', '报告', 'report', DECLARERS],
+  ['report', '项目报告', 'Project reports', '报告', 'report', DECLARERS, true],
   ['reportrule', '报告规则', 'Report rules', '报告规则', 'report rule', [ROLE.researchManagement]],
   ['itemchange', '项目变更', 'Project changes', '变更', 'change', DECLARERS],
   ['itemchangeexamine', '变更审核', 'Change examinations', '变更审核', 'change examination', [ROLE.researchManagement]],
@@ -228,11 +232,20 @@ export const MENUS: MenuSeed[] = [
         code: 'project_expert', name: '评审专家', nameEn: 'Expert panels', path: '/project/expert', resource: 'project/expert', grant: [ROLE.researchManagement],
         children: buttons('project_expert', '评审专家', 'expert', { view: [ROLE.researchManagement], add: [ROLE.researchManagement], edit: [ROLE.researchManagement], delete: [ROLE.researchManagement] }),
       },
-      { code: 'project_expert_todo', name: '专家评审', nameEn: 'Expert review', path: '/project/expert-todo', isEnabled: false, roles: [ROLE.expert], grant: [ROLE.expert] },
+      // the expert's own picks (project/expert read through this menu too; data scope on expert_id: modules/project/index.ts), scored with 提交评审意见
+      { code: 'project_expert_todo', name: '专家评审', nameEn: 'Expert review', path: '/project/expert-todo', resource: 'project/expert', roles: [ROLE.expert], grant: [ROLE.expert] },
       // the project sub-areas (spec 001 §2): each a schema of schemas/project/; reports, changes and intents on their BPMN process
-      ...PROJECT_AREAS.map(([code, name, nameEn, unit, unitEn, writers]) => ({
+      ...PROJECT_AREAS.map(([code, name, nameEn, unit, unitEn, writers, excel]) => ({
         code: `project_${code}`, name, nameEn, path: `/project/${code}`, resource: `project/${code}`, grant: [...new Set([...DECLARERS, ...writers])],
-        children: buttons(`project_${code}`, unit, unitEn, { view: [...new Set([...DECLARERS, ...writers])], add: writers, edit: writers, delete: writers.filter((r) => r !== ROLE.researcher) }),
+        children: [
+          ...buttons(`project_${code}`, unit, unitEn, { view: [...new Set([...DECLARERS, ...writers])], add: writers, edit: writers, delete: writers.filter((r) => r !== ROLE.researcher) }),
+          ...(excel
+            ? [
+                { code: buttonCode(`project_${code}`, 'export'), name: `导出${unit}`, nameEn: `Export ${unitEn}s`, path: `project_${code}`, category: 2 as const, grant: [...new Set([...DECLARERS, ...writers])] },
+                { code: buttonCode(`project_${code}`, 'import'), name: `导入${unit}`, nameEn: `Import ${unitEn}s`, path: `project_${code}`, category: 2 as const, grant: writers },
+              ]
+            : []),
+        ],
       })),
     ],
   },
@@ -278,6 +291,17 @@ export const MENUS: MenuSeed[] = [
       { code: 'spider_taskgroup', name: '任务分组', nameEn: 'Task groups', path: '/spider/taskgroup', resource: 'spider/taskgroup', grant: [ROLE.admin], children: buttons('spider_taskgroup', '任务分组', 'task group', ADMINS) },
       { code: 'spider_exportconfig', name: '导出连接', nameEn: 'Export connections', path: '/spider/exportconfig', resource: 'spider/exportconfig', grant: [ROLE.admin], children: buttons('spider_exportconfig', '导出连接', 'export connection', ADMINS) },
       { code: 'spider_client', name: '采集节点', nameEn: 'Crawl nodes', path: '/spider/client', resource: 'spider/client', grant: [ROLE.admin] },
+    ],
+  },
+  // smart documents and bidding (modules/smartdoc, issue 17; spec 002 §2 smart-document screens): projects (all, mine, cooperating),
+  // the project and file catalogues (page schemas schemas/_pages/smartdoc-*.json), chapter access; the online editor is /smartdoc/editor
+  {
+    code: 'smartdoc', name: '智能标书', nameEn: 'Smart documents', path: '/smartdoc', source: 'FileTextOutlined', grant: BIDDERS,
+    children: [
+      { code: 'smartdoc_biddingbaseinfo', name: '投标项目', nameEn: 'Bidding projects', path: '/smartdoc/biddingbaseinfo', resource: 'smartdoc/biddingbaseinfo', grant: BIDDERS, children: buttons('smartdoc_biddingbaseinfo', '投标项目', 'bidding project', { view: BIDDERS, add: BIDDERS, edit: BIDDERS, delete: BIDDERS }) },
+      { code: 'smartdoc_catalogue', name: '项目目录', nameEn: 'Project catalogue', path: '/smartdoc/catalogue', grant: BIDDERS },
+      { code: 'smartdoc_files', name: '文件目录', nameEn: 'Chapter documents', path: '/smartdoc/files', grant: BIDDERS },
+      { code: 'smartdoc_userfilescope', name: '文档权限', nameEn: 'Chapter access', path: '/smartdoc/userfilescope', grant: BIDDERS },
     ],
   },
   // content portal and full-text search (modules/portal, modules/search; issue 14)
