@@ -178,3 +178,27 @@ describe('basic/basicfile: getDirPath and operation', () => {
     expect((await call(s, kyry, 'POST', `${B}/download?name=${encodeURIComponent(file.name)}`)).status).toBe(404);
   });
 });
+
+describe('basic/checkid/noPage', () => {
+  const CK = '/api/basic/checkid/noPage';
+  it('answers the live attachments among the ids, in the order asked; removed, unknown and another tenant’s left out', async () => {
+    const gone = await upload(kyry, `${TAG} 将删除.txt`, TXT);
+    expect((await call(s, kyry, 'POST', '/api/basic/basicfile/operation', { name: gone.name, type: 'remove' })).status).toBe(200);
+    const ids = [uploaded[1].attachId, '999999999999', gone.attachId, uploaded[0].attachId].join(',');
+    const res = await call(s, kyry, 'GET', `${CK}?ids=${ids}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.data as Json[]).map((r) => r.id)).toEqual([uploaded[1].attachId, uploaded[0].attachId]);
+    expect(res.body.data[1]).toMatchObject({ name: uploaded[0].name, link: uploaded[0].link, originalName: `${TAG} 仓温.png`, extension: 'png', size: PNG.length });
+    expect((await call(s, other, 'GET', `${CK}?ids=${ids}`)).body.data).toEqual([]);
+  });
+
+  it('refuses malformed or too many ids with the message; anonymous 401', async () => {
+    const bad = await call(s, kyry, 'GET', `${CK}?ids=12,abc`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe('参数 ids 的值无效');
+    const many = await call(s, kyry, 'GET', `${CK}?ids=${Array.from({ length: 201 }, (_, i) => String(i + 1)).join(',')}`);
+    expect(many.status).toBe(400);
+    expect((await call(s, kyry, 'GET', CK)).status).toBe(400);
+    expect((await call(s, null, 'GET', `${CK}?ids=1`)).status).toBe(401);
+  });
+});

@@ -14,6 +14,13 @@
  *   empty: 400 请输入文件名), `remove` takes the attachment away (logical delete: downloads answer 404, the
  *   attachment administration no longer lists it). Another user's file 403 只能操作自己上传的文件; an unknown
  *   type 400 不支持的操作类型; another tenant's file 404; nothing changes on any refusal.
+ * - `GET /api/basic/checkid/noPage?ids=` (spec 001 §7 "checkid/noPage", listed with the file helpers; the spec
+ *   names it only — our reading: check ids, unpaged) — which of the given attachment ids (`ids`, comma-separated
+ *   or repeated, at most 200, as put-file answers `attachId` and forms keep them) are live attachments of the
+ *   caller's tenant that the caller may read (core/file-access.ts rules, e.g. a bidding chapter's scope):
+ *   `[{id, name, link, originalName, extension, size}]` in the order asked, ids that are not (removed, another
+ *   tenant's, unreadable, unknown) left out — what a form needs to tell which of its attachments still exist.
+ *   A malformed id 400 参数 ids 的值无效; more than 200 400.
  */
 import type { FastifyInstance } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
@@ -21,6 +28,7 @@ import { ApiError, ok } from '../../core/envelope.js';
 import { extensionOf } from './kinds.js';
 import { dayFolder } from './storage.js';
 import { isId } from '../../../shared/contract/ids.js';
+import type { FileAccess } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;
 const BASE = '/api/basic/basicfile';
@@ -41,7 +49,12 @@ export interface BasicFileOptions {
   cleanFileName(raw: string): string;
   /** Called after an attachment row changed (the engine's cached counts). */
   changed?: () => void;
+  /** The file access rules checkid/noPage asks (none: every live attachment of the tenant is readable). */
+  access?: FileAccess;
 }
+
+/** At most this many ids per checkid/noPage call. */
+export const CHECK_IDS_MAX = 200;
 
 /** The stored name of `name` or `link` (`<domain>/<name>`), or null when neither is a plausible one. */
 function nameOf(q: Row, domain: string): string | null {
@@ -108,5 +121,27 @@ export function registerBasicFileRoutes(app: FastifyInstance, o: BasicFileOption
                WHERE id = ${String(row.id)}::bigint AND tenant_id = ${user.tenantId}`.execute(o.db);
     o.changed?.();
     return ok({ name }, M.removed[req.lang === 'en' ? 'en' : 'zh'], req.lang);
+  });
+
+  app.get('/api/basic/checkid/noPage', { schema: { tags, summary: 'Which of the given attachment ids are live files the caller may read (unpaged)' } }, async (req) => {
+    const user = req.user;
+    if (!user) throw new ApiError(401, 'unauthorized');
+    const raw = (req.query as Row).ids;
+    const ids = (Array.isArray(raw) ? raw : [raw]).flatMap((v) => (typeof v === 'string' ? v.split(',') : [])).map((v) => v.trim()).filter(Boolean);
+    if (ids.length === 0) throw new ApiError(400, 'missingParam', { param: 'ids' });
+    if (ids.length > CHECK_IDS_MAX || ids.some((i) => !isId(i))) throw new ApiError(400, 'badParam', { param: 'ids' });
+    const rows = (await sql<Row>`
+      SELECT id::text AS id, name, link, original_name, extension, attach_size::text AS size, coalesce(create_user, 0)::text AS create_user
+        FROM blade_attach WHERE tenant_id = ${user.tenantId} AND id = ANY(${ids}::bigint[]) AND is_deleted = 0`.execute(o.db)).rows;
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    const out: Row[] = [];
+    for (const id of new Set(ids)) {
+      const r = byId.get(id);
+      if (!r) continue;
+      const file = { id, tenantId: user.tenantId, name: String(r.name), originalName: String(r.original_name), extension: String(r.extension), size: Number(r.size), createUser: String(r.create_user) };
+      if (o.access && !(await o.access.allows(user, file, 'read'))) continue;
+      out.push({ id, name: r.name, link: r.link, originalName: r.original_name, extension: r.extension, size: Number(r.size) });
+    }
+    return ok(out, undefined, req.lang);
   });
 }

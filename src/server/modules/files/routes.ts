@@ -153,7 +153,7 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
       db, store, base: FILE_BASE, domain: FILE_DOMAIN, timeZone: opts.timeZone, maxBytes, key: uploadKey(loadOrCreateSecrets(opts.dataDir).jwtKey),
       changed: () => opts.engine?.changed('blade_attach'), disposition, cleanFileName, access: opts.access,
     });
-    registerBasicFileRoutes(scope, { db, domain: FILE_DOMAIN, timeZone: opts.timeZone, cleanFileName, changed: () => opts.engine?.changed('blade_attach') });
+    registerBasicFileRoutes(scope, { db, domain: FILE_DOMAIN, timeZone: opts.timeZone, cleanFileName, changed: () => opts.engine?.changed('blade_attach'), access: opts.access });
     await registerEditorRoutes(scope, { db, store, timeZone: opts.timeZone, maxBytes, access: opts.access ?? new FileAccess(), changed: () => opts.engine?.changed('blade_attach') });
 
     scope.get(`${FILE_DOMAIN}/*`, { schema: { tags: ['files'], summary: 'Download a stored file of the caller’s tenant' } }, async (req, reply) => {
