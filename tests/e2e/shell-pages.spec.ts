@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import JSZip from 'jszip';
 import type { Page } from '@playwright/test';
-import { button, dialog, expect, formItem, login, sessionHeaders, test, tinyPdf } from './fixtures.js';
+import { button, dialog, expect, fillPatent, formItem, login, openMenu, sessionHeaders, test, tinyPdf } from './fixtures.js';
 
 const TAG = `sp${Date.now().toString(36)}`;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -118,6 +118,32 @@ test('/previewFile shows a docx, a pdf, an image and a text file under the CSP; 
   await open(`${links.pdf}x`);
   await expect(page.locator('.ant-result')).toBeVisible();
   expect(faults).toEqual([]);
+});
+
+test("a record's attachment opens in /previewFile from its detail (预览, a new window)", async ({ page, password }) => {
+  const faults = watch(page);
+  await login(page, 'kygl', password);
+  await openMenu(page, '科技成果', '专利');
+  await button(page, '新增').click();
+  const form = dialog(page, '新增');
+  const name = `${TAG} 粮仓通风预览专利`;
+  await fillPatent(page, form, name);
+  await button(form, '保存').click();
+  await expect(page.getByText('新增成功')).toBeVisible();
+  const row = page.locator('.ant-table-row', { hasText: name });
+  await row.getByRole('button', { name: /查\s*看/ }).click();
+  const detail = dialog(page, '查看');
+  const files = formItem(detail, '附件');
+  await expect(files).toContainText('专利证书.pdf');
+  const popup = page.waitForEvent('popup');
+  await files.getByRole('link', { name: '预览' }).click();
+  const preview = await popup;
+  const previewFaults = watch(preview);
+  await expect(preview).toHaveURL(/\/previewFile\?url=/);
+  await expect(preview.getByRole('heading', { name: '专利证书.pdf' })).toBeVisible();
+  await expect(preview.getByTestId('pdf-frame')).toBeVisible();
+  await expect.poll(() => preview.frames().some((f) => f.url().startsWith('blob:'))).toBe(true);
+  expect([...faults, ...previewFaults]).toEqual([]);
 });
 
 test('dictionary layouts: the tree beside or above the entries; an entry added under the chosen dictionary', async ({ page, password }) => {
