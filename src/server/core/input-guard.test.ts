@@ -2,6 +2,7 @@
  * The input guard's walk (DESIGN §11): where the first NUL character of a request value is, at any depth, in
  * keys and values, without recursion. The guard's answers on real routes are in tests/integration/bad-input.
  */
+import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { findNul } from './input-guard.js';
 
@@ -26,5 +27,13 @@ describe('findNul', () => {
     let deep: unknown = '\u0000';
     for (let i = 0; i < 100_000; i++) deep = [deep];
     expect(findNul(deep)).toBe(Array(100_000).fill('0').join('.'));
+  });
+
+  it('does not walk a stream (a raw body: its object graph is cyclic)', () => {
+    const stream = new PassThrough() as PassThrough & { self?: unknown; text?: string };
+    stream.self = stream;
+    stream.text = '\u0000';
+    expect(findNul(stream)).toBeUndefined();
+    expect(findNul({ body: stream, q: 'a\u0000' })).toBe('q');
   });
 });

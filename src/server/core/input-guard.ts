@@ -15,6 +15,7 @@
  * The messages are in zh and en (`Accept-Language`), like every other error of the pipeline. Install with
  * `installInputGuard(app)` right after `installPipeline` (src/server/app.ts), so every route gets it.
  */
+import { Stream } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError, ValidationError } from './envelope.js';
 import { t } from '../../shared/i18n/messages.js';
@@ -27,7 +28,7 @@ const shown = (key: string) => key.replaceAll(NUL, '\\u0000');
 /**
  * The dotted path (`ownershipDetailForm.0.name`) of the first key or string value of `value` that holds a NUL
  * character, `''` when `value` itself is such a string, or undefined when there is none. Walks objects and
- * arrays of any depth without recursion (a deeply nested body cannot overflow the stack).
+ * arrays of any depth without recursion (a deeply nested body cannot overflow the stack); streams are not walked.
  */
 export function findNul(value: unknown): string | undefined {
   const stack: Array<[unknown, string]> = [[value, '']];
@@ -38,6 +39,9 @@ export function findNul(value: unknown): string | undefined {
       continue;
     }
     if (v === null || typeof v !== 'object' || Buffer.isBuffer(v)) continue;
+    // a stream is not input to check: the request stream a raw-body route's parser hands on (an IncomingMessage,
+    // whose object graph has cycles through its socket — walking it never ends) is the handler's to read
+    if (v instanceof Stream) continue;
     const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
     // pushed in reverse, so the first offending field in document order is the one reported
     for (let i = entries.length - 1; i >= 0; i--) {
