@@ -11,6 +11,7 @@
  * - `/work/process/<name>/form|handle|detail/…` → the process pages of the flow resource on that menu path
  *   (FlowProcessPage: spec 000 §2.3 routes of the leave request); `/work/todo/<id>` → a process task's to-do,
  *   handled on its record (TodoTaskPage);
+ * - `/smartdoc/editor?fileId=` → the online DOCX editor of one stored file (DocxEditorPage; issue 17);
  * - every other path is looked up in the current role's menu (MenuPage), unknown → /404.
  */
 import { StrictMode, Suspense, useEffect, type ReactNode } from 'react';
@@ -51,6 +52,8 @@ const TodoTaskPage = lazy(() => import('./TodoTaskPage.js').then((m) => ({ defau
 const UserInfoPage = lazy(() => import('./UserInfoPage.js').then((m) => ({ default: m.UserInfoPage })));
 const DocumentPreviewPage = lazy(() => import('./DocumentPreviewPage.js').then((m) => ({ default: m.DocumentPreviewPage })));
 const FilePreviewPage = lazy(() => import('./FilePreviewPage.js').then((m) => ({ default: m.FilePreviewPage })));
+// the online DOCX editor: its page, and the editor itself in a further chunk (DESIGN §10)
+const DocxEditorPage = lazy(() => import('./DocxEditorPage.js').then((m) => ({ default: m.DocxEditorPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
 const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
 
@@ -106,6 +109,8 @@ export const router = createBrowserRouter([
   { path: '/403', element: <ErrorPage status={403} /> },
   { path: '/500', element: <ErrorPage status={500} /> },
   { path: '/myiframe/*', element: <RequireAuth><IframePage /></RequireAuth> },
+  // the online editor of one .docx (?fileId=): full page, no tab (issue 17; the bidding chapters link here)
+  { path: '/smartdoc/editor', element: <RequireAuth><Suspense fallback={fallback}><DocxEditorPage /></Suspense></RequireAuth> },
   // the project documents opened from a signed link, without signing in (DocumentPreviewPage)
   ...['/previewReport', '/previewTaskBook', '/previewAcceptReport'].map((path) => ({ path, element: <DocumentPreviewPage /> })),
   // a stored file shown in the browser (spec 000 §2.2 /previewFile: docx, pdf, images, text; FilePreviewPage)
