@@ -6,6 +6,8 @@
  * restored byte for byte, per-file rules (core/file-access.ts), bad input refused storing nothing, another
  * tenant gets nothing.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
@@ -171,6 +173,23 @@ describe('close and lapse', () => {
     const taken = await call(s, kyry, 'GET', `${B}/edit?fileId=${doc.attachId}`);
     expect(taken.body.data).toMatchObject({ mode: 'edit', lock: { userName: '刘研', mine: true } });
     expect((await call(s, admin, 'GET', `${B}/edit?fileId=${doc.attachId}`)).body.data.mode).toBe('view');
+  });
+});
+
+describe('removal', () => {
+  it('removing the attachment removes the files of its versions too', async () => {
+    const gone = await upload(kyry, `${TAG} 删除.docx`, V1);
+    await call(s, kyry, 'GET', `${B}/edit?fileId=${gone.attachId}`);
+    expect((await save(kyry, gone.attachId, V2)).status).toBe(200);
+    const names = (await s.kernel.database.pool.query('SELECT name FROM kc_file_version WHERE attach_id = $1::bigint ORDER BY version', [gone.attachId])).rows.map((r) => r.name as string);
+    expect(names).toHaveLength(2);
+    const root = path.join(s.kernel.config.dataDir, 'files');
+    for (const n of names) expect(fs.existsSync(path.join(root, n))).toBe(true);
+    const r = await call(s, admin, 'POST', `/api/blade-resource/attach/remove?ids=${gone.attachId}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await expect.poll(() => names.filter((n) => fs.existsSync(path.join(root, n))).length).toBe(0);
+    expect(fs.existsSync(path.join(root, gone.name))).toBe(false);
+    expect((await call(s, kyry, 'GET', `${B}/file-history?fileId=${gone.attachId}`)).status).toBe(404);
   });
 });
 

@@ -9,7 +9,8 @@
  * - an attachment is created by uploading a file, never by `submit`: a submit without an id is refused with
  *   400 附件只能通过上传文件新增 (nothing stored); an edit may change only `originalName` (the name a download
  *   is saved under — the stored name, link, size and extension are `x-server-only`);
- * - removing an attachment deletes its stored file (`<DATA_DIR>/files/<name>`) once the removal committed
+ * - removing an attachment deletes its stored file (`<DATA_DIR>/files/<name>`), and the files of the versions the
+ *   online editor kept of it (`kc_file_version`, versions.ts), once the removal committed
  *   (`afterCommit`: a removal that fails keeps its file). Records that still link to the file (a patent's
  *   annex …) then link to nothing: the download answers 404, as for any removed attachment. A file already
  *   missing on disk is no error.
@@ -37,7 +38,10 @@ export function registerAttachHooks(engine: ResourceEngine, store: LocalFileStor
       // the rows are removed (committed): their stored names, in the caller's tenant
       const rows = await sql<{ name: string }>`
         SELECT name FROM blade_attach WHERE id = ANY(${ids}::bigint[]) AND tenant_id = ${user.tenantId} AND is_deleted = 1`.execute(db);
-      for (const { name } of rows.rows) {
+      // with the versions the online editor kept of them (versions.ts; their rows stay as the history's record)
+      const versions = await sql<{ name: string }>`
+        SELECT name FROM kc_file_version WHERE attach_id = ANY(${ids}::bigint[]) AND tenant_id = ${user.tenantId}`.execute(db);
+      for (const { name } of [...rows.rows, ...versions.rows]) {
         const abs = store.resolve(name);
         if (abs) await store.discard(abs).catch(log);
       }
