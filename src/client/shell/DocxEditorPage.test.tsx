@@ -10,7 +10,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import React, { forwardRef, useImperativeHandle } from 'react';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { FakeServer, ok, renderApp, setLang } from '../runtime/test-utils.js';
+import { FakeServer, ok, renderApp, setLang, type FakeRequest } from '../runtime/test-utils.js';
 import { DocxEditorPage } from './DocxEditorPage.js';
 
 const editor = vi.hoisted(() => ({ props: [] as Array<Record<string, unknown>>, packed: new Uint8Array([0x50, 0x4b, 3, 4, 9]).buffer }));
@@ -113,7 +113,7 @@ describe('the online editor page', () => {
     let version = 2;
     server.on('GET', `${B}/edit`, () => ok(opened('edit', version)));
     server.on('GET', `${B}/file-history`, () => ok(history(version)));
-    server.on('POST', `${B}/restore`, (req) => {
+    server.on('POST', `${B}/restore`, (req: FakeRequest) => {
       version++;
       return ok({ fileId: '42', version, size: 1001, createTime: '2026-11-25 10:09:00', restoredFrom: Number(req.query.version) });
     });
