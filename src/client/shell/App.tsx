@@ -5,9 +5,9 @@
  * - public: /login, /lock, /404, /403, /500, /home (role selection, after login), /myiframe/*, /helpCenter,
  *   /userAgent, /test, /test/index, /previewFile (a stored file by its link), and the document previews
  *   /previewReport, /previewTaskBook, /previewAcceptReport (a signed link, no login);
- * - `/dict-horizontal/index`, `/dict-vertical/index`: the page schemas of those paths (PathPage);
  * - `/` → `/wel` → `/wel/index` (the full-screen home page);
  * - without a token → /login; locked → /lock; no current role → /home; logged in at /login → /home;
+ * - `/dict-horizontal/index`, `/dict-vertical/index`: the page schemas of those paths (PathPage);
  * - `/work/process/<name>/form|handle|detail/…` → the process pages of the flow resource on that menu path
  *   (FlowProcessPage: spec 000 §2.3 routes of the leave request); `/work/todo/<id>` → a process task's to-do,
  *   handled on its record (TodoTaskPage);
