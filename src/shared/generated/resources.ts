@@ -2919,56 +2919,11 @@ export const portalModelRecordSchema = {
       "maxLength": 50,
       "pattern": "^[a-zA-Z][a-zA-Z0-9_]{0,49}$"
     },
-    "fields": {
+    "form": {
       "type": [
-        "array",
+        "object",
         "null"
-      ],
-      "maxItems": 50,
-      "items": {
-        "type": [
-          "object",
-          "null"
-        ],
-        "properties": {
-          "attr": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "maxLength": 50,
-            "pattern": "^[a-z][a-z0-9_]{0,49}$"
-          },
-          "label": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "maxLength": 50
-          },
-          "component": {
-            "type": [
-              "string",
-              "null"
-            ],
-            "maxLength": 30,
-            "enum": [
-              "Input",
-              "Input.TextArea",
-              "NumberPicker",
-              "DatePicker",
-              null
-            ]
-          },
-          "required": {
-            "type": [
-              "boolean",
-              "null"
-            ]
-          }
-        },
-        "additionalProperties": false
-      }
+      ]
     },
     "remark": {
       "type": [
@@ -3674,6 +3629,13 @@ export const expertRecordSchema = {
         "null"
       ],
       "maxLength": 32
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
     },
     "expertId": {
       "type": [
@@ -4872,6 +4834,261 @@ export type IndexInput = FromSchema<typeof indexRecordSchema>;
 /** A stored Search indexes record as the API answers it. */
 export type IndexRecord = IndexInput & SystemFields;
 
+/** 投标项目 / Bidding projects (smartdoc/biddingbaseinfo, schemas/smartdoc/biddingbaseinfo.json): the record as submitted. */
+export const biddingbaseinfoRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectName": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "tenderNo": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 100
+    },
+    "tenderer": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "deadline": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "leaderId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "cooperationUserIds": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 50,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 32
+      }
+    },
+    "tenderFile": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 1,
+      "items": {
+        "type": [
+          "object",
+          "null"
+        ]
+      }
+    },
+    "projectStatus": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "enum": [
+        "1",
+        "2",
+        "3",
+        null
+      ]
+    },
+    "remark": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BiddingbaseinfoInput = FromSchema<typeof biddingbaseinfoRecordSchema>;
+/** A stored Bidding projects record as the API answers it. */
+export type BiddingbaseinfoRecord = BiddingbaseinfoInput & SystemFields;
+
+/** 投标目录 / Bidding catalogue (smartdoc/biddingcatalogue, schemas/smartdoc/biddingcatalogue.json): the record as submitted. */
+export const biddingcatalogueRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "parentId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32,
+      "pattern": "^[0-9]{1,19}$"
+    },
+    "itemType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "enum": [
+        "chapter",
+        "scoring",
+        "qualification",
+        "deadline",
+        "requirement",
+        null
+      ]
+    },
+    "level": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 9,
+      "minimum": 1
+    },
+    "sort": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 99999,
+      "minimum": 0
+    },
+    "title": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 300
+    },
+    "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 5000
+    },
+    "score": {
+      "type": [
+        "number",
+        "null"
+      ],
+      "maximum": 1000,
+      "minimum": 0
+    },
+    "deadlineTime": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "kc-date-time"
+    },
+    "writerId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "fileId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type BiddingcatalogueInput = FromSchema<typeof biddingcatalogueRecordSchema>;
+/** A stored Bidding catalogue record as the API answers it. */
+export type BiddingcatalogueRecord = BiddingcatalogueInput & SystemFields;
+
+/** 文档权限 / Chapter access (smartdoc/userfilescope, schemas/smartdoc/userfilescope.json): the record as submitted. */
+export const userfilescopeRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "projectId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "catalogueId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 32
+    },
+    "scopeType": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "enum": [
+        "read",
+        "edit",
+        null
+      ]
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type UserfilescopeInput = FromSchema<typeof userfilescopeRecordSchema>;
+/** A stored Chapter access record as the API answers it. */
+export type UserfilescopeRecord = UserfilescopeInput & SystemFields;
+
 /** 浏览器配置 / Browser profiles (spider/browser, schemas/spider/browser.json): the record as submitted. */
 export const browserRecordSchema = {
   "type": "object",
@@ -5859,6 +6076,19 @@ export const dictRecordSchema = {
         null
       ]
     },
+    "isPublic": {
+      "type": [
+        "integer",
+        "null"
+      ],
+      "maximum": 2147483647,
+      "minimum": -2147483648,
+      "enum": [
+        0,
+        1,
+        null
+      ]
+    },
     "remark": {
       "type": [
         "string",
@@ -6478,6 +6708,18 @@ export const menuRecordSchema = {
         "null"
       ]
     },
+    "isTab": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
+    "keepAlive": {
+      "type": [
+        "boolean",
+        "null"
+      ]
+    },
     "roles": {
       "type": [
         "array",
@@ -6505,6 +6747,50 @@ export const menuRecordSchema = {
 export type MenuInput = FromSchema<typeof menuRecordSchema>;
 /** A stored Menus record as the API answers it. */
 export type MenuRecord = MenuInput & SystemFields;
+
+/** 快捷菜单 / Shortcut panel (system/menupanel, schemas/system/menupanel.json): the record as submitted. */
+export const menupanelRecordSchema = {
+  "type": "object",
+  "properties": {
+    "id": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+    },
+    "userId": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "pattern": "^(0|[1-9][0-9]{0,18})$",
+      "allOf": [
+        {
+          "pattern": "^(?:\\d{1,18}|[0-8]\\d{18}|9[0-1]\\d{17}|92[0-1]\\d{16}|922[0-2]\\d{15}|9223[0-2]\\d{14}|92233[0-6]\\d{13}|922337[0-1]\\d{12}|92233720[0-2]\\d{10}|922337203[0-5]\\d{9}|9223372036[0-7]\\d{8}|92233720368[0-4]\\d{7}|922337203685[0-3]\\d{6}|9223372036854[0-6]\\d{5}|92233720368547[0-6]\\d{4}|922337203685477[0-4]\\d{3}|9223372036854775[0-7]\\d{2}|922337203685477580[0-6]|9223372036854775807)$"
+        }
+      ]
+    },
+    "menuIds": {
+      "type": [
+        "array",
+        "null"
+      ],
+      "maxItems": 20,
+      "items": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "pattern": "^[1-9][0-9]{0,18}$"
+      }
+    }
+  },
+  "additionalProperties": false
+} as const;
+export type MenupanelInput = FromSchema<typeof menupanelRecordSchema>;
+/** A stored Shortcut panel record as the API answers it. */
+export type MenupanelRecord = MenupanelInput & SystemFields;
 
 /** 第三方登录 / Sign-in providers (system/oauthprovider, schemas/system/oauthprovider.json): the record as submitted. */
 export const oauthproviderRecordSchema = {
