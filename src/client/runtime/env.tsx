@@ -12,19 +12,26 @@
  *   The shell's App, the test helpers' `renderApp` and Storybook's preview render
  *   everything inside it.
  */
-import React, { useCallback, useMemo, useState } from 'react';
+import React, { lazy, Suspense, useCallback, useMemo, useState } from 'react';
 import { RendererEnvProvider, type EnvRequestOptions, type RendererEnv } from '../components/env.js';
 import { request as apiRequest } from './api.js';
-import { DetailView } from './DetailView.js';
-import { TreeListView } from './TreeListView.js';
 import { downloadFile } from './download.js';
 import { useResourceSchema } from './schema.js';
 import { useSession } from './session.js';
 
+// the record view and the tree-and-list screen pull in the form runtime and every registered component: loaded
+// when first shown, so the login page does not download them (DESIGN §10 login-route budget)
+const DetailView = lazy(() => import('./DetailView.js').then((m) => ({ default: m.DetailView })));
+const TreeListView = lazy(() => import('./TreeListView.js').then((m) => ({ default: m.TreeListView })));
+
 /** The environment over the API client, for `lang` and `themeColor`. */
 export function apiEnv(lang: 'zh' | 'en', themeColor: string, openRecord?: RendererEnv['openRecord']): RendererEnv {
   return {
-    treeList: (spec) => <TreeListView key={`${spec.resource}:${spec.layout}`} {...spec} />,
+    treeList: (spec) => (
+      <Suspense fallback={null}>
+        <TreeListView key={`${spec.resource}:${spec.layout}`} {...spec} />
+      </Suspense>
+    ),
     lang,
     themeColor,
     request<T>(method: 'GET' | 'POST', url: string, options: EnvRequestOptions = {}) {
@@ -39,7 +46,11 @@ export function apiEnv(lang: 'zh' | 'en', themeColor: string, openRecord?: Rende
 function RecordDetail({ resource, id, onClose }: { resource: string; id: string; onClose: () => void }) {
   const { data: schema } = useResourceSchema(resource);
   if (!schema) return null;
-  return <DetailView resource={schema} open recordKey={id} onClose={onClose} />;
+  return (
+    <Suspense fallback={null}>
+      <DetailView resource={schema} open recordKey={id} onClose={onClose} />
+    </Suspense>
+  );
 }
 
 /** Provides the API client's environment for the current session to `children`. */
