@@ -193,7 +193,7 @@ describe('tenants', () => {
     expect(newAdmin.body.role_name).toBe('administrator');
     // what the modules seed per tenant is there at once, not at the next start: the business dictionaries of the
     // projects, the duplicate-checking algorithms, the default search indexes
-    expect(await countRows(s, 'blade_dict_biz', `tenant_id = $1 AND code = 'project_status' AND parent_id <> 0`, [tenant.tenantId])).toBe(8);
+    expect(await countRows(s, 'blade_dict_biz', `tenant_id = $1 AND code = 'project_status' AND parent_id <> 0`, [tenant.tenantId])).toBe(9); // 0–8, 8 已结题 (issue 12)
     expect(await countRows(s, 'duplicate_algorithm', 'tenant_id = $1', [tenant.tenantId])).toBeGreaterThan(0);
     expect(await countRows(s, 'es_index', 'tenant_id = $1', [tenant.tenantId])).toBeGreaterThan(0);
     // its administrator sees its own tenant's departments only, and not the tenants

@@ -22,6 +22,7 @@ import { Empty, Space, Spin, Table, Tag, Typography } from 'antd';
 import { useForm } from '@formily/react';
 import { useTranslation } from 'react-i18next';
 import { useGet } from './env.js';
+import { addComponentTexts } from './texts.js';
 
 const BpmnCanvas = lazy(() => import('./BpmnCanvas.js'));
 
@@ -146,3 +147,5 @@ export const BPMN_TEXTS = {
   'cmp.bpmn.outcomes.submit': { zh: '提交', en: 'Submitted' },
   'cmp.bpmn.failed': { zh: '流程图无法显示：{{reason}}', en: 'The diagram cannot be shown: {{reason}}' },
 };
+// the shell renders this component directly, before the registry (which registers the same texts) has loaded
+addComponentTexts(BPMN_TEXTS);

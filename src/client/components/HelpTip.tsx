@@ -11,6 +11,7 @@
 import { Alert, Skeleton } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDict, type DictEntry } from './DictSelect.js';
+import { addComponentTexts } from './texts.js';
 
 export const HELP_TIP_DICT = 'help_tip';
 export const WEBSITE_TIP_DICT = 'websiteTip';
@@ -19,6 +20,8 @@ export const HELP_TIP_TEXTS = {
   'cmp.tip.unknownHelp': { zh: '未找到对应的提示', en: 'No tip found for this key' },
   'cmp.tip.unknownWebsite': { zh: '未找到对应code的提示', en: 'No tip found for this code' },
 };
+// the shell renders this component directly, before the registry (which registers the same texts) has loaded
+addComponentTexts(HELP_TIP_TEXTS);
 
 /** A tip: its key, title and text in `lang`. */
 export interface HelpEntry {

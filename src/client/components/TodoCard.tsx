@@ -15,6 +15,7 @@ import { Badge, Empty, List, Spin, Statistic, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useInRouterContext } from 'react-router-dom';
 import { useGet } from './env.js';
+import { addComponentTexts } from './texts.js';
 
 export const TODO_LIST_ENDPOINT = '/api/basic/todo/list';
 
@@ -85,3 +86,5 @@ export const TODO_CARD_TEXTS = {
   'cmp.todo.done': { zh: '已办', en: 'Done' },
   'cmp.todo.none': { zh: '暂无事项', en: 'Nothing here' },
 };
+// the shell renders this component directly, before the registry (which registers the same texts) has loaded
+addComponentTexts(TODO_CARD_TEXTS);

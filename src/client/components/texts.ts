@@ -29,12 +29,20 @@ export const componentTexts: Texts = {
 
 const listeners = new Set<(texts: Texts) => void>();
 
-/** Adds `texts` to `componentTexts` and tells the listeners; throws on a key that is already defined. */
+/**
+ * Adds `texts` to `componentTexts` and tells the listeners about the new keys; throws on a key that is already
+ * defined with other words. Defining a key again with the same words is allowed: a component the shell renders
+ * directly (HelpTip on the public help centre, TodoCard in the notice popover, BpmnViewer on the process pages)
+ * adds its texts when its module loads, before the registry — loaded lazily with the schema runtime — registers
+ * it with the same texts.
+ */
 export function addComponentTexts(texts: Texts): void {
-  const taken = Object.keys(texts).filter((k) => k in componentTexts);
-  if (taken.length) throw new Error(`component texts defined twice: ${taken.join(', ')}`);
-  Object.assign(componentTexts, texts);
-  for (const l of listeners) l(texts);
+  const clash = Object.keys(texts).filter((k) => k in componentTexts && (componentTexts[k].zh !== texts[k].zh || componentTexts[k].en !== texts[k].en));
+  if (clash.length) throw new Error(`component texts defined twice: ${clash.join(', ')}`);
+  const fresh: Texts = Object.fromEntries(Object.entries(texts).filter(([k]) => !(k in componentTexts)));
+  if (Object.keys(fresh).length === 0) return;
+  Object.assign(componentTexts, fresh);
+  for (const l of listeners) l(fresh);
 }
 
 /** Removes `keys` from `componentTexts`. */
