@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import { api, apiToken } from './browser.js';
-import { button, chooseTreeNode, dialog, expect, formItem, login, openLogin, openMenu, submitLogin, test } from './fixtures.js';
+import { button, chooseTreeNode, dialog, expect, formItem, login, openLogin, openMenu, openTab, submitLogin, test } from './fixtures.js';
 
 // a long journey over many screens: generous action time on a busy 2-core machine
 test.use({ actionTimeout: 30_000 });
@@ -189,7 +189,7 @@ test('an error of a researcher’s page lands in the error log, where the admini
   await logout(page);
 
   await login(page, 'admin', password);
-  await page.locator('.kc-app-tabs').getByRole('button', { name: '系统管理' }).click();
+  await openTab(page, '系统管理');
   await page.locator('.kc-sider').getByRole('menuitem', { name: '日志管理' }).click();
   await page.locator('.kc-sider').getByRole('menuitem', { name: '错误日志' }).click();
   const entry = row(page, MESSAGE);
