@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
 import { cleanFileName, uploadLimitFromEnv } from '../../src/server/modules/files/routes.js';
-import { dayFolder } from '../../src/server/modules/files/storage.js';
+import { dayFolder } from '../../src/server/core/file-store.js';
 
 let s: TestServer;
 let kyry: Session;

@@ -29,7 +29,7 @@ import type { AuthUser } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import type { ModuleMigrations } from '../../core/db/migrate.js';
-import type { LocalFileStore } from '../files/storage.js';
+import type { LocalFileStore } from '../../core/file-store.js';
 
 type Row = Record<string, unknown>;
 /** How long a kept reading lives, hours. */

@@ -42,7 +42,7 @@ import type { Resource } from '../../resources/registry.js';
 import { quote } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
-import { LocalFileStore } from '../files/storage.js';
+import { LocalFileStore } from '../../core/file-store.js';
 import { documentData, fill, formTemplate } from './fill.js';
 import { migrations, mountDealWord } from './deal-word.js';
 

@@ -30,7 +30,7 @@ import { coreOf, normaliseText } from './text.js';
 export const LIBRARY_KINDS = ['file', 'achievement', 'project', 'portal'] as const;
 export type LibraryKind = (typeof LIBRARY_KINDS)[number];
 
-/** Stored names the files module hands out (src/server/modules/files/storage.ts): nothing else is read. */
+/** Stored names the files module hands out (src/server/core/file-store.ts): nothing else is read. */
 const STORED_NAME = /^upload\/\d{8}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
 
 /** The resources whose records belong to library kind `kind` (from their schemas). */

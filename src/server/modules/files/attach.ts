@@ -19,7 +19,7 @@ import type { ResourceEngine } from '../../resources/engine.js';
 import { ApiError } from '../../core/envelope.js';
 import type { Db } from '../../core/db/index.js';
 import { sql } from '../../core/db/index.js';
-import type { LocalFileStore } from './storage.js';
+import type { LocalFileStore } from '../../core/file-store.js';
 
 export const ATTACH_RESOURCE = 'resource/attach';
 

@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import { extensionOf } from './kinds.js';
-import { dayFolder } from './storage.js';
+import { dayFolder } from '../../core/file-store.js';
 import { isId } from '../../../shared/contract/ids.js';
 import type { FileAccess } from '../../core/file-access.js';
 

@@ -36,7 +36,7 @@ import { isId } from '../../../shared/contract/ids.js';
 import { EDITOR_API, type EditorOpen, type EditStatus, type FileHistory, type FileStatus, type SavedVersion } from '../../../shared/contract/editor.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { kindOf, SNIFF_BYTES } from './kinds.js';
-import type { LocalFileStore } from './storage.js';
+import type { LocalFileStore } from '../../core/file-store.js';
 import { FileVersions, type DocRow } from './versions.js';
 
 type Row = Record<string, unknown>;

@@ -29,7 +29,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
-import { LocalFileStore } from './storage.js';
+import { FILE_BASE, FILE_DOMAIN, LocalFileStore } from '../../core/file-store.js';
 import { registerAttachHooks } from './attach.js';
 import { registerTransferRoutes, uploadKey } from './transfer.js';
 import { registerBasicFileRoutes } from './basicfile.js';
@@ -38,9 +38,7 @@ import { FileAccess } from '../../core/file-access.js';
 import { loadOrCreateSecrets } from '../../core/secrets.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 
-export const FILE_BASE = '/api/blade-resource/oss/endpoint';
-/** Where stored files are served: `link` = `FILE_DOMAIN/name`. */
-export const FILE_DOMAIN = `${FILE_BASE}/file`;
+export { FILE_BASE, FILE_DOMAIN }; // core/file-store.ts
 export const DEFAULT_UPLOAD_MAX_MB = 50;
 
 export interface FileRoutesOptions {

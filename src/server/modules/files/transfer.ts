@@ -34,7 +34,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
-import type { LocalFileStore } from './storage.js';
+import type { LocalFileStore } from '../../core/file-store.js';
 import type { FileAccess } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;

@@ -28,7 +28,7 @@ import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { ModuleMigrations } from '../../core/db/migrate.js';
 import type { EditLock, FileVersion } from '../../../shared/contract/editor.js';
-import type { LocalFileStore } from './storage.js';
+import type { LocalFileStore } from '../../core/file-store.js';
 
 type Row = Record<string, unknown>;
 

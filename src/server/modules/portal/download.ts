@@ -31,7 +31,7 @@ type Row = Record<string, any>;
 
 export const MAX_CONTENTS = 100;
 export const MAX_BYTES = 200 * 1024 * 1024;
-/** The stored names the file store hands out (modules/files/storage.ts): `upload/yyyyMMdd/<uuid>.<ext>`. */
+/** The stored names the file store hands out (core/file-store.ts): `upload/yyyyMMdd/<uuid>.<ext>`. */
 const STORED_RE = /^upload\/\d{8}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
 
 export const M = {

@@ -15,7 +15,7 @@
  */
 import path from 'node:path';
 import type { Module } from '../../core/module.js';
-import { LocalFileStore } from '../files/storage.js';
+import { LocalFileStore } from '../../core/file-store.js';
 import { registerChapterRule } from './chapter-access.js';
 import { registerProjectCalls } from './project.js';
 import { registerCatalogue } from './catalogue.js';

@@ -9,8 +9,8 @@ import { sql, type Db } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { AuthUser } from '../../core/context.js';
 import { isId } from '../../../shared/contract/ids.js';
-import type { LocalFileStore } from '../files/storage.js';
-import { FILE_DOMAIN } from '../files/routes.js';
+import type { LocalFileStore } from '../../core/file-store.js';
+import { FILE_DOMAIN } from '../../core/file-store.js';
 
 export interface StoredFile {
   attachId: string;

@@ -1,5 +1,6 @@
 /**
- * Local file storage (DESIGN §8 Files: local disk under `<DATA_DIR>/files` by default; S3-compatible storage
+ * Local file storage, shared by every module that reads or writes stored files (the files module's endpoints, the
+ * documents, the bidding chapters: what two modules share lives in core/, DESIGN §3) (DESIGN §8 Files: local disk under `<DATA_DIR>/files` by default; S3-compatible storage
  * by configuration later — that store would implement the same three steps: receive, commit, open).
  *
  * Stored names are `upload/{yyyyMMdd}/{uuid}.{ext}` (spec 000 §9), relative to the root. A name is only ever
@@ -17,6 +18,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+
+/** The endpoints of the stored files (spec 000 §7 `/blade-resource/oss/endpoint`). */
+export const FILE_BASE = '/api/blade-resource/oss/endpoint';
+/** Where stored files are served: `link` = `FILE_DOMAIN/name`. */
+export const FILE_DOMAIN = `${FILE_BASE}/file`;
 
 const NAME_RE = /^upload\/\d{8}\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.[a-z0-9]{1,8}$/;
 
