@@ -126,7 +126,8 @@ test('a to-do on the home page opens its own handling page: the request, the dia
   await expect(page).toHaveURL(/\/work\/todo\/\d+$/);
   await expect(page.getByText(reason)).toBeVisible();
   await expect(page.getByTestId('bpmn-viewer')).toBeVisible();
-  await page.getByText('同意', { exact: true }).click();
+  // the outcome's radio (the diagram also reads 同意 on its flow once drawn)
+  await page.locator('label.ant-radio-wrapper', { hasText: '同意' }).click();
   const done = page.waitForResponse((r) => r.url().includes('/api/blade-desk/process/leave/complete-task'));
   await page.getByRole('button', { name: /确\s*定/ }).click();
   expect((await done).status()).toBe(200);
