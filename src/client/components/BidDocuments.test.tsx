@@ -64,12 +64,15 @@ describe('BidDocuments', () => {
 
   it('project catalogue: shows the items and assigns a chapter’s writer through batchSave', async () => {
     server.on('POST', '/api/smartdoc/biddingcatalogue/batchSave', ok(tree));
+    // the writer is picked from the user directory by name
+    server.on('GET', '/api/blade-user/user-select', ok([{ id: '1123598821738675201', realName: '王编写', account: 'wbx', deptName: '仓储管理部' }]));
     await open('/smartdoc/catalogue');
     expect(await screen.findByText('技术方案')).toBeTruthy();
     expect(screen.getByText('评分项')).toBeTruthy();
     const row = screen.getByText('第三章 评标办法').closest('tr')!;
     fireEvent.click(within(row as HTMLElement).getByRole('button', { name: '分配编写人' }));
-    fireEvent.change(await screen.findByLabelText('编写人用户ID'), { target: { value: '1123598821738675201' } });
+    fireEvent.mouseDown(await screen.findByRole('combobox', { name: '编写人' }));
+    fireEvent.click(await screen.findByTitle('王编写（wbx） · 仓储管理部'));
     fireEvent.click(screen.getByRole('button', { name: /OK|确\s*定/ }));
     await waitFor(() => expect(server.calls('/api/smartdoc/biddingcatalogue/batchSave')).toHaveLength(1));
     const body = server.calls('/api/smartdoc/biddingcatalogue/batchSave')[0].body as Record<string, any>;
@@ -83,9 +86,11 @@ describe('BidDocuments', () => {
     server.on('GET', '/api/smartdoc/userfilescope/project-user-file-scope', ok([{ id: '50', catalogueId: '13', catalogueTitle: '第四章 投标文件格式', userId: '88', userName: '刘研', scopeType: 'read' }]));
     server.on('GET', '/api/smartdoc/userfilescope/myScope', ok([{ catalogueId: '11', title: '第三章 评标办法', canEdit: true }]));
     server.on('POST', '/api/smartdoc/userfilescope/saveChange', ok(null));
+    server.on('GET', '/api/blade-user/user-select', ok([{ id: '88', realName: '刘研', account: 'kyry', deptName: null }]));
     await open('/smartdoc/userfilescope');
     expect(await screen.findByText('刘研')).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('用户ID'), { target: { value: '88' } });
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: '用户' }));
+    fireEvent.click(await screen.findByTitle('刘研（kyry）'));
     fireEvent.mouseDown(screen.getByLabelText('章节'));
     fireEvent.click(await screen.findByTitle('第三章 评标办法'));
     fireEvent.click(screen.getByRole('radio', { name: '编辑' }));

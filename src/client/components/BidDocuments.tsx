@@ -16,7 +16,8 @@
  * Registered as `BidDocuments` (catalog.tsx); pages schemas/_pages/smartdoc-*.json place it.
  */
 import React, { useState } from 'react';
-import { Button, Empty, Form, Input, Modal, Radio, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Empty, Form, Modal, Radio, Select, Space, Table, Tag, Typography } from 'antd';
+import { UserName, UserSelect } from './UserPicker.js';
 import { useTranslation } from 'react-i18next';
 import { Link, useInRouterContext } from 'react-router-dom';
 import { useEnv, useGet } from './env.js';
@@ -40,12 +41,12 @@ export const BID_TEXTS = {
   'cmp.bid.init': { zh: '生成章节文档', en: 'Create chapter documents' },
   'cmp.bid.merge': { zh: '下载合并标书', en: 'Download the merged bid' },
   'cmp.bid.assign': { zh: '分配编写人', en: 'Assign writer' },
-  'cmp.bid.writerId': { zh: '编写人用户ID', en: 'Writer user id' },
+  'cmp.bid.writerId': { zh: '编写人', en: 'Writer' },
   'cmp.bid.edit': { zh: '编辑', en: 'Edit' },
   'cmp.bid.view': { zh: '查看', en: 'View' },
   'cmp.bid.done': { zh: '操作成功', en: 'Done' },
   'cmp.bid.user': { zh: '用户', en: 'User' },
-  'cmp.bid.userId': { zh: '用户ID', en: 'User id' },
+  'cmp.bid.userId': { zh: '用户', en: 'User' },
   'cmp.bid.chapters': { zh: '章节', en: 'Chapters' },
   'cmp.bid.access': { zh: '权限', en: 'Access' },
   'cmp.bid.read': { zh: '只读', en: 'Read' },
@@ -167,7 +168,7 @@ function Catalogue({ projectId, projectName }: { projectId: string; projectName:
           { title: t('cmp.bid.kind'), dataIndex: 'itemType', width: 110, render: (v: string) => kindTag(t, v) },
           { title: t('cmp.bid.score'), dataIndex: 'score', width: 80 },
           { title: t('cmp.bid.deadline'), dataIndex: 'deadlineTime', width: 170 },
-          { title: t('cmp.bid.writer'), dataIndex: 'writerId', width: 160 },
+          { title: t('cmp.bid.writer'), dataIndex: 'writerId', width: 160, render: (v: string | null) => (v ? <UserName value={String(v)} /> : null) },
           {
             title: t('cmp.bid.actions'),
             width: 120,
@@ -181,7 +182,7 @@ function Catalogue({ projectId, projectName }: { projectId: string; projectName:
         ]}
       />
       <Modal open={!!assigning} title={`${t('cmp.bid.assign')}：${assigning?.title ?? ''}`} onCancel={() => setAssigning(undefined)} onOk={() => void assign()} confirmLoading={busy === 'assign'} destroyOnHidden>
-        <Input aria-label={t('cmp.bid.writerId')} placeholder={t('cmp.bid.writerId')} value={writerId} onChange={(e) => setWriterId(e.target.value)} />
+        <UserSelect aria-label={t('cmp.bid.writerId')} style={{ width: '100%' }} value={writerId || undefined} onChange={(v) => setWriterId(v ?? '')} />
       </Modal>
     </>
   );
@@ -233,7 +234,7 @@ function ChapterFiles({ projectId }: { projectId: string }) {
       columns={[
         { title: t('cmp.bid.title'), dataIndex: 'title', render: (v: string, r) => <span style={{ paddingLeft: (Number(r.level ?? 1) - 1) * 16 }}>{v}</span> },
         { title: t('cmp.bid.file'), dataIndex: 'fileName' },
-        { title: t('cmp.bid.writer'), dataIndex: 'writerId', width: 160 },
+        { title: t('cmp.bid.writer'), dataIndex: 'writerId', width: 160, render: (v: string | null) => (v ? <UserName value={String(v)} /> : null) },
         {
           title: t('cmp.bid.actions'),
           width: 100,
@@ -285,7 +286,7 @@ function ChapterScope({ projectId }: { projectId: string }) {
           <Typography.Title level={5}>{t('cmp.bid.all')}</Typography.Title>
           <Form form={form} layout="inline" initialValues={{ scopeType: 'read' }} onFinish={(v) => void grant(v)} style={{ marginBottom: 12 }}>
             <Form.Item name="userId" label={t('cmp.bid.userId')} rules={[{ required: true, message: t('cmp.bid.userId') }]}>
-              <Input style={{ width: 200 }} />
+              <UserSelect aria-label={t('cmp.bid.userId')} style={{ width: 260 }} />
             </Form.Item>
             <Form.Item name="catalogueIds" label={t('cmp.bid.chapters')} rules={[{ required: true, message: t('cmp.bid.chapters') }]}>
               <Select mode="multiple" style={{ minWidth: 260 }} options={chapters.map((c) => ({ value: String(c.id), label: String(c.title) }))} />

@@ -771,7 +771,7 @@ registerComponent({
   component: UserPicker,
   title: { zh: '人员选择', en: 'User picker' },
   group: 'business',
-  texts: { 'cmp.user.placeholder': { zh: '请输入姓名', en: 'Please enter the name' } },
+  texts: { 'cmp.user.placeholder': { zh: '请输入姓名或账号搜索', en: 'Search by name or account' } },
 });
 // workflow history (DetailView shows it under the form of resources with a flow)
 registerComponent({ name: 'ExamineTimeline', component: ExamineTimeline, title: { zh: '审核记录', en: 'Review history' }, group: 'business' });

@@ -5,7 +5,7 @@
  * stored items as value, type and size refused before any request), DeptTreeSelect and ResourceTreeSelect
  * (names in readPretty, the root value shown empty and stored on clear), ResourceSelect (a resource's
  * records by name, ids stored as strings; read-only with its options refused: the value, silently), RegionCascader (names of the path,
- * both value types) and UserPicker (a name as typed).
+ * both value types) and UserPicker (the user directory searched by name, the id stored, the name read-only).
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { message } from 'antd';
@@ -199,10 +199,18 @@ describe('tree pickers', () => {
 });
 
 describe('UserPicker', () => {
-  it('accepts a name as typed until the user directory exists', async () => {
-    const user = userEvent.setup();
+  it('searches the user directory by name and stores the chosen user’s id; read-only it shows the name', async () => {
+    server.on('GET', '/api/blade-user/user-select', (r: { query: Record<string, string> }) =>
+      ok(r.query.ids === '77' ? [{ id: '77', realName: '张三', account: 'zs', deptName: '仓储管理部' }] : r.query.keyword === '张' ? [{ id: '77', realName: '张三', account: 'zs', deptName: '仓储管理部' }] : []),
+    );
     const form = renderForm({ userId: { type: 'string', 'x-component': 'UserPicker' } });
-    await user.type(screen.getByPlaceholderText('请输入姓名'), '张三');
-    expect(form.values.userId).toBe('张三');
+    const box = screen.getByRole('combobox');
+    fireEvent.mouseDown(box);
+    fireEvent.change(box, { target: { value: '张' } });
+    fireEvent.click(await screen.findByTitle('张三（zs） · 仓储管理部'));
+    expect(form.values.userId).toBe('77');
+    expect(server.calls('/api/blade-user/user-select').some((c) => c.query.keyword === '张')).toBe(true);
+    act(() => form.setPattern('readPretty'));
+    expect(await screen.findByText('张三')).toBeTruthy();
   });
 });

@@ -22,6 +22,7 @@ import { migrations } from './migrations.js';
 import { syncSeedMenus } from './seed/menu-sync.js';
 import { registerScopeHooks } from './scopes.js';
 import { registerUserModule } from './users.js';
+import { registerUserDirectory } from './user-directory.js';
 import { registerOrgModule } from './org.js';
 import { registerTenantModule } from './tenants.js';
 import { registerLogModule } from './logs.js';
@@ -49,6 +50,7 @@ export const module: Module = {
     registerBannerHooks(k.engine); // banners (banners.ts)
     registerScopeHooks(k.engine, k.grants); // data scopes and API scopes (scopes.ts)
     registerUserModule(app, k);
+    registerUserDirectory(app, k.database.db); // the user picker's directory (user-directory.ts)
     registerOrgModule(app, k.engine, k.org); // departments and posts (org.ts)
     registerTenantModule(app, k.engine, k.database, k.embedded !== undefined, () => k.reseed()); // tenants, clients, parameters (tenants.ts)
     registerLogModule(app, k.database.db); // client error upload and log retention (logs.ts)
