@@ -56,8 +56,9 @@ test('3 personal info marks no application tab and shows no stray sidebar; 14 th
   const selected = page.locator('.kc-sider .ant-menu-item-selected');
   await expect(selected).toHaveCount(1);
   await expect(selected).toContainText('论文');
-  const look = await selected.evaluate((el) => ({ bg: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color, weight: getComputedStyle(el).fontWeight }));
-  expect(look).toEqual({ bg: 'rgb(37, 126, 68)', color: 'rgb(255, 255, 255)', weight: '600' });
+  // polled: the item's colours fade in (antd's transition), a read mid-way gives rgba(…, 0.99)
+  const look = () => selected.evaluate((el) => ({ bg: getComputedStyle(el).backgroundColor, color: getComputedStyle(el).color, weight: getComputedStyle(el).fontWeight }));
+  await expect.poll(look).toEqual({ bg: 'rgb(37, 126, 68)', color: 'rgb(255, 255, 255)', weight: '600' });
   const other = page.locator('.kc-sider .ant-menu-item:not(.ant-menu-item-selected)').first();
   expect(await other.evaluate((el) => getComputedStyle(el).backgroundColor)).not.toBe('rgb(37, 126, 68)');
 });
