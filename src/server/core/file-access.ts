@@ -35,6 +35,20 @@ export interface StoredFile {
   createUser: string;
 }
 
+/** The refusal of a read the rules deny (the online editor, downloads, file links, checkid). */
+export const FILE_READ_DENIED = { zh: '您没有查看该文档的权限', en: 'You do not have permission to view this document' };
+
+/**
+ * The rules' view of a `blade_attach` row of `tenantId` read as `id::text AS id, name, original_name, extension,
+ * attach_size::text AS size, coalesce(create_user, 0)::text AS create_user`.
+ */
+export function storedFileOf(tenantId: string, row: { id: unknown; name: unknown; original_name: unknown; extension: unknown; size: unknown; create_user: unknown }): StoredFile {
+  return {
+    id: String(row.id), tenantId, name: String(row.name), originalName: String(row.original_name), extension: String(row.extension),
+    size: Number(row.size), createUser: String(row.create_user),
+  };
+}
+
 /** One module's rule: true allows, false denies, undefined leaves the decision to the others and the default. */
 export type FileRule = (user: AuthUser, file: StoredFile, op: FileOperation) => boolean | undefined | Promise<boolean | undefined>;
 

@@ -28,7 +28,7 @@ import { ApiError, ok } from '../../core/envelope.js';
 import { extensionOf } from './kinds.js';
 import { dayFolder } from '../../core/file-store.js';
 import { isId } from '../../../shared/contract/ids.js';
-import type { FileAccess } from '../../core/file-access.js';
+import { storedFileOf, type FileAccess } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;
 const BASE = '/api/basic/basicfile';
@@ -138,8 +138,7 @@ export function registerBasicFileRoutes(app: FastifyInstance, o: BasicFileOption
     for (const id of new Set(ids)) {
       const r = byId.get(id);
       if (!r) continue;
-      const file = { id, tenantId: user.tenantId, name: String(r.name), originalName: String(r.original_name), extension: String(r.extension), size: Number(r.size), createUser: String(r.create_user) };
-      if (o.access && !(await o.access.allows(user, file, 'read'))) continue;
+      if (o.access && !(await o.access.allows(user, storedFileOf(user.tenantId, r as Parameters<typeof storedFileOf>[1]), 'read'))) continue;
       out.push({ id, name: r.name, link: r.link, originalName: r.original_name, extension: r.extension, size: Number(r.size) });
     }
     return ok(out, undefined, req.lang);

@@ -31,7 +31,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
-import type { FileAccess, FileOperation } from '../../core/file-access.js';
+import { FILE_READ_DENIED, type FileAccess, type FileOperation } from '../../core/file-access.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { EDITOR_API, type EditorOpen, type EditStatus, type FileHistory, type FileStatus, type SavedVersion } from '../../../shared/contract/editor.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
@@ -46,7 +46,6 @@ export const DEFAULT_LOCK_IDLE_SECONDS = 300;
 
 export const M = {
   notDocx: { zh: '只能在线编辑 Word 文档（.docx）', en: 'Only Word documents (.docx) can be edited online' },
-  noRead: { zh: '您没有查看该文档的权限', en: 'You do not have permission to view this document' },
   noEdit: { zh: '您没有编辑该文档的权限', en: 'You do not have permission to edit this document' },
   invalid: { zh: '文档内容不是有效的 Word 文档（.docx）', en: 'The content is not a valid Word document (.docx)' },
   noVersion: { zh: '该版本不存在', en: 'No such version' },
@@ -122,7 +121,7 @@ export async function registerEditorRoutes(app: FastifyInstance, o: EditorOption
     if (!isId(id)) throw new ApiError(400, 'badParam', { param: 'fileId' });
     const doc = await v.find(user.tenantId, id);
     if (!doc) throw new ApiError(404, 'notFound');
-    if (!(await o.access.allows(user, doc, 'read'))) throw new ApiError(403, M.noRead);
+    if (!(await o.access.allows(user, doc, 'read'))) throw new ApiError(403, FILE_READ_DENIED);
     if (docxOnly && doc.extension !== 'docx') throw new ApiError(400, M.notDocx);
     if (op === 'edit' && !(await o.access.allows(user, doc, 'edit'))) throw new ApiError(403, M.noEdit);
     return { user, doc };

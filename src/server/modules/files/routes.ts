@@ -34,7 +34,7 @@ import { registerAttachHooks } from './attach.js';
 import { registerTransferRoutes, uploadKey } from './transfer.js';
 import { registerBasicFileRoutes } from './basicfile.js';
 import { registerEditorRoutes } from './editor.js';
-import { FileAccess } from '../../core/file-access.js';
+import { FileAccess, FILE_READ_DENIED, storedFileOf } from '../../core/file-access.js';
 import { loadOrCreateSecrets } from '../../core/secrets.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 
@@ -159,14 +159,13 @@ export async function registerFileRoutes(app: FastifyInstance, opts: FileRoutesO
       if (!user) throw new ApiError(401, 'unauthorized');
       const name = (req.params as Record<string, string>)['*'] ?? '';
       if (!store.resolve(name)) throw new ApiError(404, 'notFound');
-      const r = await sql<{ id: string; original_name: string; extension: string; size: string; create_user: string }>`
-        SELECT id::text AS id, original_name, extension, attach_size::text AS size, coalesce(create_user, 0)::text AS create_user
+      const r = await sql<{ id: string; name: string; original_name: string; extension: string; size: string; create_user: string }>`
+        SELECT id::text AS id, name, original_name, extension, attach_size::text AS size, coalesce(create_user, 0)::text AS create_user
           FROM blade_attach WHERE tenant_id = ${user.tenantId} AND name = ${name} AND is_deleted = 0 ORDER BY id LIMIT 1`.execute(db);
       const row = r.rows[0];
       if (!row) throw new ApiError(404, 'notFound');
       // a module's rule may keep a file from a user of its tenant (a bidding chapter: modules/smartdoc)
-      const stored = { id: row.id, tenantId: user.tenantId, name, originalName: row.original_name, extension: row.extension, size: Number(row.size), createUser: row.create_user };
-      if (opts.access && !(await opts.access.allows(user, stored, 'read'))) throw new ApiError(403, { zh: '您没有查看该文档的权限', en: 'You do not have permission to view this document' });
+      if (opts.access && !(await opts.access.allows(user, storedFileOf(user.tenantId, row), 'read'))) throw new ApiError(403, FILE_READ_DENIED);
       const file = await store.open(name);
       if (!file) throw new ApiError(404, 'notFound');
       const kind = kindOf(row.extension);

@@ -35,7 +35,7 @@ import { ApiError, ok } from '../../core/envelope.js';
 import { nextId } from '../../core/ids.js';
 import { extensionOf, kindOf, SNIFF_BYTES } from './kinds.js';
 import type { LocalFileStore } from '../../core/file-store.js';
-import type { FileAccess } from '../../core/file-access.js';
+import { FILE_READ_DENIED, storedFileOf, type FileAccess } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;
 const UPLOAD_AUDIENCE = 'kc-upload';
@@ -50,7 +50,6 @@ const M = {
   zipName: { zh: '附件', en: 'files' },
   badToken: { zh: '上传地址无效或已过期', en: 'The upload address is invalid or has expired' },
   used: { zh: '上传地址已使用', en: 'The upload address has already been used' },
-  noRead: { zh: '您没有查看该文档的权限', en: 'You do not have permission to view this document' },
 };
 
 export interface TransferOptions {
@@ -99,8 +98,7 @@ async function attachments(db: Db, tenantId: string, names: string[]): Promise<M
 /** 403 unless the file access rules let `user` read the attachment `row` (no rules: allowed). */
 async function assertReadable(access: FileAccess | undefined, user: Parameters<FileAccess['allows']>[0], row: AttachRow): Promise<void> {
   if (!access) return;
-  const file = { id: row.id, tenantId: user.tenantId, name: row.name, originalName: row.original_name, extension: row.extension, size: Number(row.size), createUser: row.create_user };
-  if (!(await access.allows(user, file, 'read'))) throw new ApiError(403, M.noRead);
+  if (!(await access.allows(user, storedFileOf(user.tenantId, row), 'read'))) throw new ApiError(403, FILE_READ_DENIED);
 }
 
 /** `name` made unique among `used` by ` (2)`, ` (3)` … before the extension. */

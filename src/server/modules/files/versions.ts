@@ -29,6 +29,7 @@ import { nextId } from '../../core/ids.js';
 import type { ModuleMigrations } from '../../core/db/migrate.js';
 import type { EditLock, FileVersion } from '../../../shared/contract/editor.js';
 import type { LocalFileStore } from '../../core/file-store.js';
+import type { StoredFile } from '../../core/file-access.js';
 
 type Row = Record<string, unknown>;
 
@@ -49,14 +50,7 @@ export const migrations: ModuleMigrations = {
 };
 
 /** The attachment row a document is (a live row of the caller's tenant). */
-export interface DocRow {
-  id: string;
-  tenantId: string;
-  name: string;
-  originalName: string;
-  extension: string;
-  size: number;
-  createUser: string;
+export interface DocRow extends StoredFile {
   createTime: string;
   updateUser: string;
   updateTime: string;
