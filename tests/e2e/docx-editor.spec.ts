@@ -8,20 +8,10 @@
  */
 import JSZip from 'jszip';
 import type { Page } from '@playwright/test';
-import { button, expect, login, sessionHeaders, test } from './fixtures.js';
+import { button, docx, expect, login, sessionHeaders, test } from './fixtures.js';
 
 const TAG = `e2e${Date.now().toString(36)}`;
 const B = '/api/onlyoffice/endpoint';
-
-/** A real .docx whose body is `paragraphs`. */
-async function docx(paragraphs: string[]): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p}</w:t></w:r></w:p>`).join('');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 /** The text of a .docx's main part. */
 async function textOf(bytes: Buffer): Promise<string> {

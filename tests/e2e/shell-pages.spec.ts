@@ -7,22 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import JSZip from 'jszip';
 import type { Page } from '@playwright/test';
-import { button, dialog, expect, fillPatent, formItem, login, openMenu, sessionHeaders, test, tinyPdf } from './fixtures.js';
+import { button, dialog, docx, expect, fillPatent, formItem, login, openMenu, sessionHeaders, test, tinyPdf } from './fixtures.js';
 
 const TAG = `sp${Date.now().toString(36)}`;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-
-/** A real .docx whose body is `paragraphs`. */
-async function docx(paragraphs: string[]): Promise<Buffer> {
-  const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
-  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${p}</w:t></w:r></w:p>`).join('');
-  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" w:header="720" w:footer="720" w:gutter="0"/></w:sectPr></w:body></w:document>`);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 /** Uploads a file as the signed-in user of `page`; answers its link (and remembers its attachment id in `ids`). */
 async function upload(page: Page, name: string, mimeType: string, buffer: Buffer): Promise<string> {
