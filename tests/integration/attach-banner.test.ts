@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
 
 let s: TestServer;
 let admin: Session;
@@ -15,19 +15,11 @@ let kyry: Session; // researcher: no administration menus
 let other: Session; // administrator of tenant 100001
 const ATTACH = '/api/blade-resource/attach';
 const BANNER = '/api/blade-system/banner';
-const PUT = '/api/blade-resource/oss/endpoint/put-file';
 const TAG = `AB${Date.now().toString(36)}`;
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(32, 1)]);
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
 
-async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', PUT, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer): Promise<Json> => uploadFile(s, who, fileName, bytes);
 const stored = (name: string) => path.join(s.kernel.config.dataDir, 'files', name);
 
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
 import { fileAccessOf } from '../../src/server/core/file-access.js';
 
 let s: TestServer;
@@ -19,7 +19,6 @@ let admin: Session; // an administrator of the same tenant
 let sbdw: Session; // a user of the same tenant who neither uploaded the file nor administers
 let other: Session; // an administrator of another tenant
 const B = '/api/onlyoffice/endpoint';
-const FILES = '/api/blade-resource/oss/endpoint';
 const TAG = `de${Date.now().toString(36)}`;
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -33,14 +32,7 @@ async function docx(paragraphs: string[]): Promise<Buffer> {
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
-async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', `${FILES}/put-file`, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data as Json;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer): Promise<Json> => uploadFile(s, who, fileName, bytes);
 const save = (who: Session | null, fileId: string, bytes: Buffer, lang = 'zh') =>
   call(s, who, 'POST', `${B}/save?fileId=${fileId}`, bytes, { 'content-type': DOCX_MIME, 'accept-language': lang });
 const versions = (fileId: string) => countRows(s, 'kc_file_version', 'attach_id = $1::bigint', [fileId]);

@@ -5,24 +5,16 @@
  * with the name and an inline disposition for the kinds the browser shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
 
 let s: TestServer;
 let kyry: Session;
 let other: Session; // administrator of tenant 100001
-const B = '/api/blade-resource/oss/endpoint';
 const BF = '/api/basic/basicfile';
 const TAG = `fp${Date.now().toString(36)}`;
 const TXT = Buffer.from(`${TAG} 储粮温度记录\n`, 'utf8');
 
-async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', `${B}/put-file`, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data as Json;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer): Promise<Json> => uploadFile(s, who, fileName, bytes);
 
 beforeAll(async () => {
   s = await testServer();

@@ -7,7 +7,7 @@
 import JSZip from 'jszip';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
 import { uploadKey } from '../../src/server/modules/files/transfer.js';
 import { loadOrCreateSecrets } from '../../src/server/core/secrets.js';
 
@@ -20,14 +20,7 @@ const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a
 const TXT = Buffer.from(`${TAG} 储粮温度记录\n第二行\n`, 'utf8');
 const uploaded: Json[] = [];
 
-async function upload(who: Session, fileName: string, bytes: Buffer) {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', `${B}/put-file`, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data as Json;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer): Promise<Json> => uploadFile(s, who, fileName, bytes);
 const put = (url: string, bytes: Buffer, headers: Record<string, string> = { 'content-type': 'application/octet-stream' }) =>
   s.app.inject({ method: 'PUT', url, payload: bytes, headers });
 

@@ -3,7 +3,7 @@
  * as a demo account the way a client does, and request shortcuts that go through Fastify's `inject` (the
  * whole pipeline, no socket).
  */
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type ServerConfig } from '../../src/server/core/config.js';
 import { buildApp, startKernel, type Kernel } from '../../src/server/app.js';
@@ -117,4 +117,17 @@ export function validPatent(tag: string, deptId: string): Json {
     userNamesDetailForm: [{ userName: '刘研', rank: 1 }],
     annex: [{ name: '证书.pdf', link: '/upload/20250101/a.pdf' }],
   };
+}
+
+/**
+ * Uploads `bytes` as `fileName` through `/api/blade-resource/oss/endpoint/put-file` (multipart, as the browser
+ * sends it) as `who`; expects 200 and answers the data: `{link, domain, name, originalName, attachId}`.
+ */
+export async function uploadFile(s: TestServer, who: Session, fileName: string, bytes: Buffer): Promise<Json> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
+  const res = new Response(form);
+  const r = await call(s, who, 'POST', '/api/blade-resource/oss/endpoint/put-file', Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.data as Json;
 }

@@ -12,8 +12,8 @@
  */
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
-import { PUT, docx } from './duplicate-fixtures.js';
+import { call, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
+import { docx } from './duplicate-fixtures.js';
 
 let s: TestServer;
 let sbdw: Session, kygl: Session, zj: Session, other: Session;
@@ -27,12 +27,8 @@ const tag = `DOC${Date.now().toString(36)}`;
 const textOf = (bytes: Buffer) => new PizZip(bytes).file('word/document.xml')!.asText().replace(/<[^>]+>/g, '');
 
 async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', PUT, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return { name: r.body.data.name, link: r.body.data.link, originalName: r.body.data.originalName };
+  const d = await uploadFile(s, who, fileName, bytes);
+  return { name: d.name, link: d.link, originalName: d.originalName };
 }
 
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import mammoth from 'mammoth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, type Json, type Session, type TestServer, uploadFile } from './helpers.js';
 import { chapterText, tenderDocument, wordDoc } from './smartdoc-fixtures.js';
 import { pdf } from './duplicate-fixtures.js';
 import { fileAccessOf } from '../../src/server/core/file-access.js';
@@ -20,7 +20,6 @@ import type { AuthUser } from '../../src/server/core/context.js';
 const B = '/api/smartdoc/biddingbaseinfo';
 const C = '/api/smartdoc/biddingcatalogue';
 const S = '/api/smartdoc/userfilescope';
-const PUT = '/api/blade-resource/oss/endpoint/put-file';
 const TAG = `bid${Date.now().toString(36)}`;
 
 let s: TestServer;
@@ -31,14 +30,7 @@ let zj: Session; // an expert: no grant on bidding
 let other: Session; // administrator of tenant 100001
 let project: Json;
 
-async function upload(who: Session, fileName: string, bytes: Buffer): Promise<Json> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), fileName);
-  const res = new Response(form);
-  const r = await call(s, who, 'POST', PUT, Buffer.from(await res.arrayBuffer()), { 'content-type': res.headers.get('content-type')! });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  return r.body.data;
-}
+const upload = (who: Session, fileName: string, bytes: Buffer): Promise<Json> => uploadFile(s, who, fileName, bytes);
 
 /** Every entry of a catalogue tree, depth first. */
 const flat = (tree: Json[]): Json[] => tree.flatMap((e) => [e, ...flat(e.children ?? [])]);
