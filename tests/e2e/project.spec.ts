@@ -5,9 +5,10 @@
  * 1. the declaring unit (sbdw, 华北分公司 仓储管理部) fills a declaration on 项目申报 and submits it (提交申报);
  * 2. research management of its company (kygl_hb) finds the review in 我的待办, claims it (签收) and passes it
  *    (办理 → 同意);
- * 3. research management of the group (kygl) claims and passes it from 我的待办 and picks the expert 陈专 on 评审专家;
- * 4. the expert (zj) scores it on 专家评审 (提交评审意见: four indicators and a comment) and completes the review
- *    step from 我的待办; the score lands on the project;
+ * 3. research management of the group (kygl) claims and passes it from 我的待办; the review step 专家评审 waits in
+ *    their 我的待办 until they pick the expert 陈专 on 评审专家 (then it leaves their list for the expert's);
+ * 4. the expert (zj) scores it on 专家评审 (提交评审意见: four indicators and a comment) and completes their part of
+ *    the review from 我的待办; the score lands on the project;
  * 5. the group's research management approves it from 我的待办: the project is 已立项;
  * 6. the declaring unit opens the task book (任务书) in the browser's preview page from the project's row;
  * 7. the declaring unit writes the 中期报告 on 项目报告 and submits it; the company's research management passes it
@@ -23,10 +24,14 @@ async function logout(page: Page): Promise<void> {
   await page.evaluate(() => localStorage.clear());
 }
 
-/** Handles the to-do about `subject` from 我的待办 with 同意 and `comment`; with `claim`, claims it (签收) first. */
-async function approveFromTodo(page: Page, subject: string, comment: string, claim = false): Promise<void> {
+/**
+ * Handles the to-do about `subject` from 我的待办 with 同意 and `comment`; with `claim`, claims it (签收) first;
+ * `step`: the to-do of that step (its title names it) when the next step of the same subject also lands here.
+ */
+async function approveFromTodo(page: Page, subject: string, comment: string, claim = false, step?: string): Promise<void> {
   await openMenu(page, '工作台', '我的待办');
-  const row = page.locator('.ant-table-row', { hasText: subject });
+  const rows = page.locator('.ant-table-row', { hasText: subject });
+  const row = step ? rows.filter({ hasText: step }) : rows;
   await expect(row).toBeVisible({ timeout: 20_000 });
   if (claim) {
     await button(row, '签收').click();
@@ -134,7 +139,10 @@ test('a project goes from declaration to acceptance, each step taken by its user
   // 3. the group's research management passes it and picks the expert
   await logout(page);
   await login(page, 'kygl', password);
-  await approveFromTodo(page, name, '同意，送专家评审。', true);
+  await approveFromTodo(page, name, '同意，送专家评审。', true, '集团科研管理审核');
+  // no expert picked yet: the review step waits in the group's research management's to-do list
+  const waiting = page.locator('.ant-table-row', { hasText: name }).filter({ hasText: '专家评审' });
+  await expect(waiting).toBeVisible();
   await openMenu(page, '科研项目', '评审专家');
   await button(page, '新增').click();
   const pick = dialog(page, '新增');
@@ -145,6 +153,8 @@ test('a project goes from declaration to acceptance, each step taken by its user
   await button(pick, '保存').click();
   await expect(page.getByText('新增成功')).toBeVisible();
   await expect(page.locator('.ant-table-row', { hasText: name })).toContainText('陈专');
+  await openMenu(page, '工作台', '我的待办');
+  await expect(page.locator('.ant-table-row', { hasText: name })).toHaveCount(0); // now the expert's
 
   // 4. the expert scores it on 专家评审, then completes the review step from the to-do list
   await logout(page);

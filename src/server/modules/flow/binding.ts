@@ -7,7 +7,7 @@
  * | ---------------------- | ---------------------------------------------------------------------------------- |
  * | POST start-process     | `{businessId}` starts the process for a record of the caller's (its registrant or an administrator); a body without `businessId` is a new record: it is submitted, then started. With workflow `actions`, the action of kind submit runs instead (its rules, its status) |
  * | GET claim-list         | open tasks nobody holds whose candidate roles and departments include the caller   |
- * | GET/POST confirm-task  | `taskId`: claims the task (403 when the caller is not a candidate, 400 when held)  |
+ * | GET/POST confirm-task  | `taskId`: claims the task (403 when the caller is not a candidate or the task was given to someone else — an assignee, another user's part of a multi-user task, parts.ts —, 400 when claimed by another) |
  * | POST complete-task     | `{taskId, outcome, comment, returnTo?}`: completes a task the caller holds or may claim (`returnTo`: with the outcome `return`, the user task to go back to — runtime.ts `complete`); with workflow `actions` the action whose outcome it is runs (its rules, its status, its history) |
  * | GET todo-list          | open tasks the caller may complete now (held by them, or for their roles)          |
  * | GET send-list          | instances the caller started, with their current tasks                             |
@@ -185,7 +185,8 @@ export class FlowBinding {
   async claim(r: Resource, user: AuthUser, taskId: unknown): Promise<Row> {
     return this.db.transaction().execute(async (trx) => {
       const t = await this.lockTask(trx, r, user, taskId);
-      if (t.assignee && String(t.assignee) !== user.userId) throw new ApiError(400, { zh: '任务已被他人签收', en: 'Someone else has claimed the task' });
+      // a task given to someone from the start (an assignee, a user's part: parts.ts) is not theirs to claim: 403 below
+      if (t.assignee && String(t.assignee) !== user.userId && t.claim_time) throw new ApiError(400, { zh: '任务已被他人签收', en: 'Someone else has claimed the task' });
       if (!(await this.canDo(user, t))) throw new ApiError(403, { zh: `您不是任务「${String(t.task_name ?? t.task_key)}」的候选人，不能签收`, en: `You are not a candidate of the task "${String(t.task_name ?? t.task_key)}" and cannot claim it` });
       await sql`UPDATE flow_task SET assignee = ${user.userId}::bigint, claim_time = now() WHERE id = ${String(t.id)}::bigint`.execute(trx);
       await claimTaskTodos(trx, user.tenantId, String(t.id), user.userId);

@@ -12,6 +12,20 @@
  *   `assignee` (a user id or `${variable}`), `candidateGroups` / `candidateRoles` (comma list of role aliases),
  *   `candidateDepts` (comma list of department ids or `${variable}` holding ids, e.g. `${companyChain}`),
  *   `dueDays` (days until the task is due, shown with it).
+ * - Tasks done by each of several users (multi-instance, parallel; parts.ts): `candidateUsers` (comma list of
+ *   user ids or `${variable}` holding ids) or `candidateUsersFrom="<resource>:<link field>:<user field>"` — the
+ *   users named by `<user field>` in the live rows of `<resource>` (same tenant) whose `<link field>` is the
+ *   process's business record, e.g. `kc:candidateUsersFrom="project/expert:projectId:expertId"`: the experts
+ *   picked for the project. Each user gets their own part (a task they alone may complete: 403 for anyone else);
+ *   the process goes on after the last part, with every part's outcome and comment (and the user's row) in the
+ *   variable `parts.<task id>`. The rows are read again whenever one of them is written while the step waits:
+ *   a user picked later gets a part, a user whose row goes loses an open part. No user yet: the task waits with
+ *   `pickerRoles` / `pickerDepts` (default: `candidateRoles` / `candidateDepts`) — the people who pick, who see
+ *   it in their to-do list and cannot complete it (400) until someone is picked. `partDone` (a condition over
+ *   `row`, the user's row, and the process variables, e.g. `${row.reviewStatus == 1}`) must hold before a user
+ *   completes their part (400 otherwise). This is BPMN's `multiInstanceLoopCharacteristics` (isSequential=false,
+ *   completion when all are done) with the collection read from the database instead of fixed on entry: the
+ *   experts of a project are picked while its review step waits, which a collection fixed on entry cannot see.
  * - Timers are BPMN's own: a `timerEventDefinition` (`timeDuration` PT2H / P3D, `timeDate`, `timeCycle`) on an
  *   intermediate catch event or a boundary event of a user task; an interrupting boundary timer is a due date
  *   (the task is cancelled and the flow goes on from the event), a non-interrupting one (`cancelActivity=
@@ -35,7 +49,25 @@ export interface TaskConfig {
   candidateRoles: string[];
   candidateDepts: string[];
   dueDays?: number;
+  /** users who each do a part (module comment): ids or `${variable}`; absent in files deployed before */
+  candidateUsers?: string[];
+  /** the related resource whose rows name the users who each do a part (module comment) */
+  candidateUsersFrom?: CandidateSource;
+  /** the condition a user's row must meet before they complete their part */
+  partDone?: string;
+  /** who picks the users while none is picked (default: the candidate roles and departments) */
+  pickerRoles?: string[];
+  pickerDepts?: string[];
 }
+
+/** `kc:candidateUsersFrom`: rows of `resource` whose `link` field is the business id name users in `user`. */
+export interface CandidateSource {
+  resource: string;
+  link: string;
+  user: string;
+}
+
+const SOURCE = /^([a-z][\w-]*(?:\/[\w-]+)*):([A-Za-z_]\w{0,63}):([A-Za-z_]\w{0,63})$/;
 
 export interface ProcessInfo {
   key: string;
@@ -123,11 +155,43 @@ export async function parseBpmn(xml: string): Promise<ProcessInfo[]> {
         candidateRoles: [...list(attr(x, 'candidateGroups')), ...list(attr(x, 'candidateRoles'))],
         candidateDepts: depts,
         ...(due && /^\d{1,4}$/.test(due) ? { dueDays: Number(due) } : {}),
+        ...partsConfig(x),
       };
     }
     out.push({ key: el.id, name: el.name || el.id, tasks, nodes, hasDiagram });
   }
   if (out.length === 0) throw new BpmnError('流程文件中没有可执行的流程', 'The file holds no executable process');
+  return out;
+}
+
+/** The multi-instance attributes of user task `x` (module comment); throws BpmnError on one it cannot read. */
+function partsConfig(x: Moddle): Partial<TaskConfig> {
+  const out: Partial<TaskConfig> = {};
+  const users = list(attr(x, 'candidateUsers'));
+  for (const v of users) {
+    if (!/^\d{1,19}$/.test(v) && !EXPR.test(v)) throw new BpmnError(`任务 ${x.id} 的候选用户无法识别：${v}`, `A candidate user of task ${x.id} cannot be read: ${v}`);
+  }
+  if (users.length) out.candidateUsers = users;
+  const from = attr(x, 'candidateUsersFrom');
+  if (from) {
+    const m = SOURCE.exec(from);
+    if (!m) throw new BpmnError(`任务 ${x.id} 的候选用户来源无法识别：${from}（格式：资源:关联字段:用户字段）`, `The candidate user source of task ${x.id} cannot be read: ${from} (format: resource:link field:user field)`);
+    out.candidateUsersFrom = { resource: m[1], link: m[2], user: m[3] };
+  }
+  const done = attr(x, 'partDone');
+  if (done) {
+    try {
+      compile(done);
+    } catch (e) {
+      throw new BpmnError(`任务 ${x.id} 的完成条件无法识别：${done}（${(e as Error).message}）`, `The part condition of task ${x.id} cannot be read: ${done} (${(e as Error).message})`);
+    }
+    out.partDone = done;
+  }
+  const pickerRoles = list(attr(x, 'pickerRoles'));
+  const pickerDepts = list(attr(x, 'pickerDepts'));
+  for (const v of pickerDepts) if (v.includes('$') && !EXPR.test(v)) throw new BpmnError(`任务 ${x.id} 的表达式无法识别：${v}`, `An expression of task ${x.id} cannot be read: ${v}`);
+  if (pickerRoles.length) out.pickerRoles = pickerRoles;
+  if (pickerDepts.length) out.pickerDepts = pickerDepts;
   return out;
 }
 

@@ -181,4 +181,18 @@ CREATE INDEX flow_instance_def_idx ON flow_instance (tenant_id, definition_id) W
 `).execute(db);
 }
 
-export const migrations = { '0001_flow': { up }, '0002_run_status': { up: up2 } };
+/**
+ * 0003: tasks whose handlers are users picked in a related resource (bpmn.ts `candidateUsersFrom`, parts.ts):
+ * `candidate_source` names that resource on each user's part and on the step's placeholder, `awaiting_candidates`
+ * marks the placeholder (no user picked yet: the task waits with the pickers). The index finds a business
+ * record's open tasks fed by a resource when a row of that resource is written (every write asks).
+ */
+async function up3(db: Kysely<any>): Promise<void> {
+  await sql.raw(`
+ALTER TABLE flow_task ADD COLUMN IF NOT EXISTS candidate_source varchar(200);
+ALTER TABLE flow_task ADD COLUMN IF NOT EXISTS awaiting_candidates boolean NOT NULL DEFAULT false;
+CREATE INDEX IF NOT EXISTS flow_task_source_idx ON flow_task (tenant_id, candidate_source, business_id) WHERE end_time IS NULL AND candidate_source IS NOT NULL;
+`).execute(db);
+}
+
+export const migrations = { '0001_flow': { up }, '0002_run_status': { up: up2 }, '0003_candidate_parts': { up: up3 } };

@@ -12,7 +12,9 @@
  *      no code executed);
  *   3. when the engine waits again (or ends), its `getState()` is saved with the current nodes; every user
  *      task it now waits on becomes a `flow_task` row (assignee and candidates from the file, `${…}` resolved
- *      against the variables) and a `basic/todo` row per user it is for (todo.ts); every finished activity a
+ *      against the variables) and a `basic/todo` row per user it is for (todo.ts) — a task done by each of
+ *      several users (`candidateUsers`, `candidateUsersFrom`) becomes one row per user instead, and the engine
+ *      is signalled only when the last of them completes (parts.ts); every finished activity a
  *      `flow_history` row. An engine error (a gateway with no way out, say) throws 400 with the reason, and the
  *      transaction leaves everything as it was.
  *
@@ -29,7 +31,8 @@ import { ApiError } from '../../core/envelope.js';
 import type { AuthUser, OrgCache } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
 import { compile, evaluate, lookup, resolveValue, type ProcessInfo } from './bpmn.js';
-import { createTaskTodos, closeTaskTodos } from './todo.js';
+import { closeTaskTodos } from './todo.js';
+import { deptIds, isMulti, openTask, TaskParts, type TaskSeed } from './parts.js';
 
 type Row = Record<string, unknown>;
 
@@ -88,11 +91,15 @@ interface Collected {
 export class FlowRuntime {
   /** Where new timers go to be fired later (timers.ts sets it); none = they live only while a step runs. */
   schedule: ((t: DueTimer) => Promise<void>) | null = null;
+  /** Tasks done by each of several users (parts.ts). */
+  readonly parts: TaskParts;
 
   constructor(
     private readonly db: Db,
     private readonly org: OrgCache,
-  ) {}
+  ) {
+    this.parts = new TaskParts(org);
+  }
 
   /** The company of `dept` and every company above it (ids, nearest first). */
   async companyChain(tenantId: string, dept: string | null): Promise<{ company: string | null; chain: string[] }> {
@@ -203,6 +210,17 @@ export class FlowRuntime {
       }
     }
     const vars: Row = { ...(inst.variables as Row), outcome, comment, lastUser: user.userId, returnTo };
+    const cfg = def.config.tasks[String(task.task_key)];
+    if (isMulti(cfg)) {
+      // one part of a multi-instance step (parts.ts): the engine goes on only after the last one
+      const part = await this.parts.completePart(trx, task, cfg, inst.variables as Row, outcome, comment, user);
+      if ('pending' in part) {
+        await this.recordDone(trx, task, String(inst.id), outcome, comment, user, role);
+        const open = part.pending.map((t) => ({ id: String(t.id), taskKey: String(t.task_key), taskName: (t.task_name as string | null) ?? null }));
+        return { instanceId: String(inst.id), status: 'running', currentNodes: inst.current_nodes as string[], openTasks: open };
+      }
+      vars.parts = { ...((vars.parts as Row | undefined) ?? {}), [String(task.task_key)]: part.summary };
+    }
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
     const engine = await this.engine(def, vars);
     engine.once('end', () => (c.done = true));
@@ -215,14 +233,7 @@ export class FlowRuntime {
       if (!waiting) throw new ApiError(400, { zh: '任务已不在等待办理', en: 'The task is no longer waiting' });
       c.waits = [];
       c.ended = [];
-      const who = displayName(user);
-      await sql`UPDATE flow_task SET end_time = now(), outcome = ${outcome}, comment = ${comment}, operator_user = ${user.userId}::bigint, operator_name = ${who},
-                  operator_role = ${role}, assignee = COALESCE(assignee, ${user.userId}::bigint), claim_time = COALESCE(claim_time, now())
-                 WHERE id = ${String(task.id)}::bigint`.execute(trx);
-      await sql`INSERT INTO flow_history (id, tenant_id, instance_id, activity_id, activity_name, activity_type, task_id, assignee, assignee_name, outcome, comment, start_time)
-                VALUES (${nextId()}::bigint, ${user.tenantId}, ${String(inst.id)}::bigint, ${String(task.task_key)}, ${(task.task_name as string | null) ?? null}, 'UserTask',
-                        ${String(task.id)}::bigint, ${user.userId}::bigint, ${who}, ${outcome}, ${comment}, ${String(task.create_time)}::timestamptz)`.execute(trx);
-      await closeTaskTodos(trx, user.tenantId, String(task.id), user.userId);
+      await this.recordDone(trx, task, String(inst.id), outcome, comment, user, role);
       waiting.signal({ outcome, comment });
       try {
         await this.settle(engine, c);
@@ -232,6 +243,51 @@ export class FlowRuntime {
         throw new ApiError(400, { zh: `流程「${def.name}」不能从当前步骤退回到「${step}」`, en: `The process "${def.name}" cannot return to "${step}" from this step` });
       }
       return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, String(task.task_key));
+    } finally {
+      await halt(engine);
+    }
+  }
+
+  /** Records `task` done by `user` (its row, a history row, the to-dos): before the engine is signalled, if it is. */
+  private async recordDone(trx: Db, task: Row, instanceId: string, outcome: string, comment: string | null, user: AuthUser, role: string): Promise<void> {
+    const who = displayName(user);
+    await sql`UPDATE flow_task SET end_time = now(), outcome = ${outcome}, comment = ${comment}, operator_user = ${user.userId}::bigint, operator_name = ${who},
+                operator_role = ${role}, assignee = COALESCE(assignee, ${user.userId}::bigint), claim_time = COALESCE(claim_time, now())
+               WHERE id = ${String(task.id)}::bigint`.execute(trx);
+    await sql`INSERT INTO flow_history (id, tenant_id, instance_id, activity_id, activity_name, activity_type, task_id, assignee, assignee_name, outcome, comment, start_time)
+              VALUES (${nextId()}::bigint, ${user.tenantId}, ${instanceId}::bigint, ${String(task.task_key)}, ${(task.task_name as string | null) ?? null}, 'UserTask',
+                      ${String(task.id)}::bigint, ${user.userId}::bigint, ${who}, ${outcome}, ${comment}, ${String(task.create_time)}::timestamptz)`.execute(trx);
+    await closeTaskTodos(trx, user.tenantId, String(task.id), user.userId);
+  }
+
+  /**
+   * The parts of a multi-instance step are all done without a completion (parts.ts `sync`: the last open part's
+   * user was removed from the source): the engine goes on from execution `executionId` of instance
+   * `instanceId` with the last part's outcome and `parts.<task id>` = `summary`.
+   */
+  async resumeParts(trx: Db, instanceId: string, executionId: string, summary: Row, user: AuthUser): Promise<StepResult | null> {
+    const inst = (await sql<Row>`SELECT * FROM flow_instance WHERE id = ${instanceId}::bigint AND tenant_id = ${user.tenantId} AND run_status = 'running' FOR UPDATE`.execute(trx)).rows[0];
+    if (!inst) return null;
+    const def = await this.definition(trx, String(inst.definition_id));
+    const results = (summary.results as Row[]) ?? [];
+    const last = results[results.length - 1] ?? {};
+    const vars: Row = { ...(inst.variables as Row), outcome: last.outcome ?? null, comment: last.comment ?? null, lastUser: last.userId ?? null, returnTo: null };
+    const c: Collected = { waits: [], ended: [], timers: [], done: false };
+    const engine = await this.engine(def, vars);
+    engine.once('end', () => (c.done = true));
+    engine.once('error', (e: Error) => (c.error = e));
+    try {
+      engine.recover(inst.state as object);
+      const execution = await engine.resume({ listener: this.listener(c) });
+      await this.settle(engine, c);
+      const waiting = execution.getPostponed().find((a) => (a as unknown as { content: { executionId: string } }).content.executionId === executionId);
+      if (!waiting) return null;
+      vars.parts = { ...((vars.parts as Row | undefined) ?? {}), [waiting.id]: summary };
+      c.waits = [];
+      c.ended = [];
+      waiting.signal({ outcome: vars.outcome, comment: vars.comment });
+      await this.settle(engine, c);
+      return await this.persist(trx, def, instanceId, engine, vars, c, user, (vars.todoPath as string | null) ?? null, waiting.id);
     } finally {
       await halt(engine);
     }
@@ -318,23 +374,18 @@ export class FlowRuntime {
       }
       const cfg = def.config.tasks[p.id];
       if (!cfg) continue; // a wait that is not a user task (a message or signal catch) has no to-do
+      const seed: TaskSeed = {
+        tenantId: user.tenantId, instanceId, processKey: def.process_key, processName: def.name, taskKey: p.id, taskName: cfg.name, executionId: p.executionId,
+        businessType: String(inst.business_type), businessId: String(inst.business_id), businessName: (inst.business_name as string | null) ?? null,
+        startUser: (inst.start_user as string | null) ?? null, initiatorName: (vars.initiatorName as string | null) ?? null, path, from: user,
+      };
+      if (isMulti(cfg)) {
+        for (const id of await this.parts.enter(trx, seed, cfg, vars)) created.push({ id, taskKey: p.id, taskName: cfg.name });
+        continue;
+      }
       const assigneeRaw = cfg.assignee ? resolveValue(cfg.assignee, vars) : null;
       const assignee = assigneeRaw === null || assigneeRaw === undefined || assigneeRaw === '' ? null : String(assigneeRaw);
-      const depts = cfg.candidateDepts.flatMap((d) => {
-        const v = resolveValue(d, vars);
-        return Array.isArray(v) ? v.map(String) : v === null || v === undefined || v === '' ? [] : [String(v)];
-      }).filter((d) => /^\d{1,19}$/.test(d));
-      const id = nextId();
-      await sql`INSERT INTO flow_task (id, tenant_id, instance_id, process_key, business_type, business_id, business_name, task_key, task_name, execution_id, assignee,
-                                       candidate_roles, candidate_depts, start_user)
-                VALUES (${id}::bigint, ${user.tenantId}, ${instanceId}::bigint, ${def.process_key}, ${String(inst.business_type)}, ${String(inst.business_id)}::bigint,
-                        ${(inst.business_name as string | null) ?? null}, ${p.id}, ${cfg.name}, ${p.executionId}, ${assignee}::bigint,
-                        ${cfg.candidateRoles}::text[], ${depts}::bigint[], ${(inst.start_user as string | null) ?? null}::bigint)`.execute(trx);
-      await createTaskTodos(trx, this.org, {
-        tenantId: user.tenantId, taskId: id, taskName: cfg.name, processName: def.name, processKey: def.process_key, initiatorName: (vars.initiatorName as string | null) ?? null,
-        businessType: String(inst.business_type), businessId: String(inst.business_id),
-        businessName: (inst.business_name as string | null) ?? null, assignee, roles: cfg.candidateRoles, depts, path, from: user,
-      });
+      const id = await openTask(trx, this.org, seed, { assignee, roles: cfg.candidateRoles, depts: deptIds(cfg.candidateDepts, vars) });
       created.push({ id, taskKey: p.id, taskName: cfg.name });
     }
     if (!ended && this.schedule) {

@@ -13,7 +13,7 @@
  * | POST bookTotalSave {id, …}             | the task book of an approved declaration: only TASK_BOOK_FIELDS are      |
  * |                                        | taken (the schema's rules apply), answering `{record, saveProcess}`      |
  * |                                        | (400 项目立项后方可填写任务书 before approval; declaration.ts)            |
- * | GET getTotalDetail?projectId           | `{record, saveProcess, experts, history}` (experts: project/expert rows) |
+ * | GET getTotalDetail?projectId           | `{record, saveProcess, experts, history}` (experts: project/expert rows; history: steps done, not cancelled) |
  * | GET checkInfo?id                       | `{ok, missing:[step titles]}`: what must be filled before declaring      |
  * | GET claim-list-for-sbdw                | open tasks given back to the caller (returned declarations: `revise`)    |
  * | GET claim-list-for-kygl                | unclaimed review tasks for research management of the caller's company   |
@@ -111,7 +111,7 @@ export function registerDeclarationRoutes(app: FastifyInstance, d: RouteDeps): v
                                       FROM project_expert WHERE tenant_id = ${user.tenantId} AND project_id = ${String(rec.id)} AND is_deleted = 0 ORDER BY create_time`.execute(db)).rows;
     const history = (await sql<Row>`SELECT t.task_key AS "taskKey", t.task_name AS "taskName", t.operator_name AS "operatorName", t.outcome, t.comment, t.end_time AS "endTime"
                                       FROM flow_task t WHERE t.tenant_id = ${user.tenantId} AND t.business_type = ${PROJECT} AND t.business_id = ${String(rec.id)}::bigint
-                                       AND t.end_time IS NOT NULL ORDER BY t.end_time`.execute(db)).rows;
+                                       AND t.end_time IS NOT NULL AND NOT t.cancelled ORDER BY t.end_time`.execute(db)).rows;
     return ok({ record: rec, saveProcess: saveProcess(rec, req.lang), experts, history }, undefined, req.lang);
   });
 
