@@ -117,6 +117,34 @@ describe('search index definitions', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers a repeated search from the result cache until a write changes what it read; no-cache and another tenant get their own page', async () => {
+    const keyword = `设备 ${TAG}`;
+    const first = await searchData(admin, keyword);
+    expect(first.res.headers['x-search-cache']).toBe('miss');
+    expect(ids(first.body)).toEqual([patents.other]);
+    const again = await searchData(admin, keyword);
+    expect(again.res.headers['x-search-cache']).toBe('hit');
+    expect(again.body.data).toEqual(first.body.data);
+    const fresh = await call(s, admin, 'GET', `/api/es/index/searchData?indexName=${INDEX}&keyword=${encodeURIComponent(keyword)}`, undefined, { 'cache-control': 'no-cache' });
+    expect(fresh.res.headers['x-search-cache']).toBe('miss');
+    expect(ids(fresh.body)).toEqual([patents.other]);
+    // the same words from another tenant: its own (empty) page, not the cached one
+    const o = await call(s, other, 'GET', `/api/es/index/searchData?keyword=${encodeURIComponent(keyword)}`);
+    expect(o.body.data.records).toEqual([]);
+    // an add, an edit and a removal each show in the very next search
+    await addPatent('device', '储粮设备');
+    const added = await searchData(admin, keyword);
+    expect(added.res.headers['x-search-cache']).toBe('miss');
+    expect(ids(added.body)).toEqual([patents.other, patents.device].sort());
+    const detail = (await call(s, admin, 'GET', `/api/basic/patent/detail?id=${patents.device}`)).body.data;
+    const edit = await call(s, admin, 'POST', '/api/basic/patent/submit', { ...detail, name: `${TAG} 储粮装置` });
+    expect(edit.status, JSON.stringify(edit.body)).toBe(200);
+    expect(ids((await searchData(admin, keyword)).body)).toEqual([patents.other]);
+    expect(ids((await searchData(admin, `装置 ${TAG}`)).body)).toEqual([patents.before, patents.device].sort());
+    expect((await call(s, admin, 'POST', `/api/basic/patent/remove?ids=${patents.device}`)).status).toBe(200);
+    expect(ids((await searchData(admin, `装置 ${TAG}`)).body)).toEqual([patents.before]);
+  });
+
   it('a dictionary word changes segmentation and results (re-segmented by a job); a stop word leaves queries', async () => {
     const before = await call(s, admin, 'GET', `/api/es/ikdic/analyze?text=${encodeURIComponent('绿色储粮新方法')}`);
     expect(before.body.data.words.slice(0, 2)).toEqual(['绿色', '储粮']);

@@ -4,7 +4,8 @@
  *
  * | channel      | payload                          | sent when                                  | listeners drop / reload |
  * | ------------ | -------------------------------- | ------------------------------------------ | ----------------------- |
- * | `kc_cache`   | `count:<table>`                  | a table changed (ResourceEngine.changed)   | the table's list counts |
+ * | `kc_cache`   | `count:<table>`                  | a table changed (ResourceEngine.changed;   | the table's list counts,|
+ * |              |                                  | search_document: its statement trigger)    | search pages that read it|
  * |              | `org:<tenantId>`                 | departments of a tenant changed            | OrgCache of the tenant  |
  * |              | `grants`                         | role grants or scopes changed              | GrantCache              |
  * | `kc_revoked` | `<jti>:<exp epoch s>`            | an access token is revoked (logout, replay)| TokenService's list     |

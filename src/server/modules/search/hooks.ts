@@ -40,6 +40,8 @@ export interface HookDeps {
   jobs: Jobs;
   segmenters: Segmenters;
   log: (e: unknown) => void;
+  /** search_document was written on this node (drops the result cache's pages now; other nodes hear the trigger). */
+  written?: () => void;
 }
 
 /** The per-node cache of index definitions by tenant (5 s). */
@@ -68,12 +70,16 @@ export function registerSearchHooks(d: HookDeps, cache: IndexCache): void {
     async afterCommit({ action, ids, user, resource }) {
       const name = resource.schema.name;
       try {
-        if (action === 'remove') return await dropRecords(db, user.tenantId, name, ids);
-        for (const def of (await cache.of(user.tenantId)).filter((x) => x.resource === name && x.enabled)) {
-          await indexRecords(db, d.registry, d.segmenters, def, ids);
+        if (action === 'remove') await dropRecords(db, user.tenantId, name, ids);
+        else {
+          for (const def of (await cache.of(user.tenantId)).filter((x) => x.resource === name && x.enabled)) {
+            await indexRecords(db, d.registry, d.segmenters, def, ids);
+          }
         }
       } catch (e) {
         d.log(e);
+      } finally {
+        d.written?.();
       }
     },
   });

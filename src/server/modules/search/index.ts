@@ -9,6 +9,7 @@
  *   hooks.ts: indexing on every committed write (all resources, generic) and the schemas' rules; jobs.ts:
  *   rebuild of an index and re-segmentation after a dictionary change; routes.ts: mapping, getMapping,
  *   searchData, getDataPage, analyze, `<api>/searchByEs` for schemas with `searchByEs`, the public search;
+ *   result-cache.ts: pages of repeated searches, dropped on any write of the tables they read;
  * - seed: every live tenant gets a default index definition per resource whose schema has `searchByEs` (portal
  *   content, the six achievement types, project declarations): its label field (weight A), its short text
  *   inputs (B, at most 6) and its long texts and rich texts (C) — derived from the schema. Add-only: a tenant
@@ -16,6 +17,7 @@
  *   is taken, gets none. A new definition is built at once by a `search-reindex` job (so the records written
  *   before it are found too); later writes are indexed as they commit.
  */
+import { CHANNEL } from '../../core/channels.js';
 import { sql } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
 import type { AuthUser } from '../../core/context.js';
@@ -25,7 +27,9 @@ import type { IndexField } from './documents.js';
 import { enqueueReindex, IndexCache, registerSearchHooks } from './hooks.js';
 import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
 import { migrations } from './migrations.js';
+import { SearchResultCache } from './result-cache.js';
 import { registerSearchRoutes } from './routes.js';
+import type { SearchPage } from './search.js';
 import { Segmenters } from './segment.js';
 
 /** The default definitions of the seed (see the module comment). */
@@ -58,11 +62,17 @@ export const module: Module = {
     const db = k.database.db;
     const segmenters = new Segmenters(db);
     const log = (e: unknown) => app.log.error(e);
-    registerSearchHooks({ db, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, log }, new IndexCache(db));
+    const indexes = new IndexCache(db);
+    // repeated searches answered from memory; every write of a table it read (any node) makes a page stale
+    const cache = new SearchResultCache<SearchPage>();
+    await k.channels.subscribe(CHANNEL.cache, (payload) => {
+      if (payload.startsWith('count:')) cache.invalidate(payload.slice(6));
+    });
+    registerSearchHooks({ db, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, log, written: () => cache.invalidate('search_document') }, indexes);
     const deps = { db, registry: k.registry, segmenters };
     await k.jobs.define(REINDEX_JOB, reindexJob(deps), { batchSize: 1 });
     await k.jobs.define(RESEGMENT_JOB, resegmentJob(deps), { batchSize: 1 });
-    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters });
+    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, cache, indexes });
     setImmediate(() => segmenters.warm());
   },
   async seed(k) {

@@ -32,4 +32,25 @@ async function down(db: Kysely<any>): Promise<void> {
   await sql.raw('DROP TABLE IF EXISTS search_document').execute(db);
 }
 
-export const migrations = { '0001_documents': { up, down } };
+/**
+ * `search/0002_notify`: every statement that writes search_document (indexing on write, the jobs, a bulk load)
+ * sends `kc_cache count:search_document` — on commit, once per transaction — so each node's search result cache
+ * (result-cache.ts) drops the pages it built from the old documents, whoever wrote them.
+ */
+async function upNotify(db: Kysely<any>): Promise<void> {
+  await sql.raw(`
+CREATE FUNCTION search_document_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM pg_notify('kc_cache', 'count:search_document');
+  RETURN NULL;
+END $$;
+CREATE TRIGGER search_document_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_document
+  FOR EACH STATEMENT EXECUTE FUNCTION search_document_changed();
+`).execute(db);
+}
+
+async function downNotify(db: Kysely<any>): Promise<void> {
+  await sql.raw('DROP TRIGGER IF EXISTS search_document_changed ON search_document; DROP FUNCTION IF EXISTS search_document_changed()').execute(db);
+}
+
+export const migrations = { '0001_documents': { up, down }, '0002_notify': { up: upNotify, down: downNotify } };

@@ -19,7 +19,7 @@
  * - `GET /api/es/public/search?tenantId=&resource=&keyword=&current=&size=` (no login): the records of a
  *   resource whose `searchByEs.public` is set, holding those values only (e.g. released portal content).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type pg from 'pg';
 import { sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
@@ -30,8 +30,9 @@ import type { Registry, Resource } from '../../resources/registry.js';
 import { paging, quote } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { indexById, tenantIndexes, type IndexDef } from './documents.js';
-import { DIC_RESOURCE, enqueueReindex, INDEX_RESOURCE } from './hooks.js';
-import { search } from './search.js';
+import { DIC_RESOURCE, enqueueReindex, INDEX_RESOURCE, type IndexCache } from './hooks.js';
+import type { SearchResultCache } from './result-cache.js';
+import { search, type SearchPage, type SearchRequest } from './search.js';
 import type { Segmenters } from './segment.js';
 
 type Row = Record<string, any>;
@@ -43,6 +44,24 @@ export interface RouteDeps {
   registry: Registry;
   jobs: Jobs;
   segmenters: Segmenters;
+  /** Pages of repeated searches (result-cache.ts). */
+  cache: SearchResultCache<SearchPage>;
+  /** The tenants' index definitions (5 s per node, dropped at once on the node that edits one). */
+  indexes: IndexCache;
+}
+
+/** `Cache-Control: no-cache` asks for a page computed afresh (RFC 9111 §5.2.1.4). */
+const wantsFresh = (req: FastifyRequest) => /\bno-cache\b/i.test(String(req.headers['cache-control'] ?? ''));
+
+/**
+ * Runs `search` with the request's cache options — `fresh` from its Cache-Control — and answers on the reply
+ * whether the page came from the result cache (`X-Search-Cache: hit | miss`).
+ */
+async function searchFor(req: FastifyRequest, reply: FastifyReply, d: RouteDeps, q: Omit<SearchRequest, 'fresh' | 'trace'>): Promise<SearchPage> {
+  const trace = { cached: false };
+  const page = await search(d.pool, d.engine, d.segmenters, { ...q, fresh: wantsFresh(req), trace }, d.cache);
+  reply.header('X-Search-Cache', trace.cached ? 'hit' : 'miss');
+  return page;
 }
 
 const TENANT_RE = /^\d{6}$/;
@@ -82,7 +101,7 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
 
   /** The enabled indexes the caller may search: the one named (403 if its resource is not readable), or all readable. */
   const searchable = async (user: AuthUser, indexName: string, resource?: string): Promise<IndexDef[]> => {
-    let defs = (await tenantIndexes(db, user.tenantId, resource)).filter((x) => x.enabled);
+    let defs = (await d.indexes.of(user.tenantId)).filter((x) => x.enabled && (!resource || x.resource === resource));
     if (indexName) {
       defs = defs.filter((x) => x.indexName === indexName);
       if (!defs.length) throw new ApiError(404, 'notFound');
@@ -101,10 +120,10 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
     return out;
   };
 
-  const run = async (user: AuthUser, q: Row, keyword: string, indexName: string, filters?: Row, resource?: string) => {
+  const run = async (req: FastifyRequest, reply: FastifyReply, user: AuthUser, q: Row, keyword: string, indexName: string, filters?: Row, resource?: string) => {
     const { current, size } = paging(q);
     const indexes = await searchable(user, indexName, resource);
-    return search(d.pool, engine, d.segmenters, { user, indexes, keyword, current, size: Math.min(size, 100), filters });
+    return searchFor(req, reply, d, { user, indexes, keyword, current, size: Math.min(size, 100), filters });
   };
 
   app.post('/api/es/index/mapping', { schema: { tags, summary: 'Search index: (re)build from its definition (a job)' } }, async (req) => {
@@ -133,20 +152,20 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
     return { id: def.id, indexName: def.indexName, resource: def.resource, titleField: def.titleField, enabled: def.enabled, analyzer: 'jieba', properties: props };
   }
 
-  app.get('/api/es/index/searchData', { schema: { tags, summary: 'Search: ranked, highlighted hits of one or all indexes' } }, async (req) => {
+  app.get('/api/es/index/searchData', { schema: { tags, summary: 'Search: ranked, highlighted hits of one or all indexes' } }, async (req, reply) => {
     if (!req.user) throw new ApiError(401, 'unauthorized');
     const q = req.query as Row;
-    const page = await run(req.user, q, text(q.keyword, 'keyword'), text(q.indexName, 'indexName', 50));
+    const page = await run(req, reply, req.user, q, text(q.keyword, 'keyword'), text(q.indexName, 'indexName', 50));
     return ok(page, undefined, req.lang);
   });
 
-  app.post('/api/es/index/getDataPage', { schema: { tags, summary: 'Search: a page of hits with the resource filters (body filters; query current, size)' } }, async (req) => {
+  app.post('/api/es/index/getDataPage', { schema: { tags, summary: 'Search: a page of hits with the resource filters (body filters; query current, size)' } }, async (req, reply) => {
     if (!req.user) throw new ApiError(401, 'unauthorized');
     const body = (req.body ?? {}) as Row;
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'badParam', { param: 'body' });
     const filters = body.filters ?? {};
     if (typeof filters !== 'object' || Array.isArray(filters)) throw new ApiError(400, 'badParam', { param: 'filters' });
-    const page = await run(req.user, req.query as Row, text(body.keyword, 'keyword'), text(body.indexName, 'indexName', 50), filters);
+    const page = await run(req, reply, req.user, req.query as Row, text(body.keyword, 'keyword'), text(body.indexName, 'indexName', 50), filters);
     return ok(page, undefined, req.lang);
   });
 
@@ -160,17 +179,17 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
   for (const r of d.registry.resources.values()) {
     if (!r.schema.searchByEs) continue;
     const name = r.schema.name;
-    app.get(`${r.schema.api}/searchByEs`, { schema: { tags, summary: `${r.schema.titleEn}: full-text search (ranked, highlighted)` } }, async (req) => {
+    app.get(`${r.schema.api}/searchByEs`, { schema: { tags, summary: `${r.schema.titleEn}: full-text search (ranked, highlighted)` } }, async (req, reply) => {
       const user = await engine.authorize(req.user, res(name), 'read');
       const q = { ...(req.query as Row) };
       const keyword = text(q.keyword, 'keyword');
       const filters: Row = {};
       for (const [k, v] of Object.entries(q)) if (!['keyword', 'current', 'size', 'indexName'].includes(k) && !k.startsWith('_')) filters[k] = v;
-      return ok(await run(user, q, keyword, '', filters, name), undefined, req.lang);
+      return ok(await run(req, reply, user, q, keyword, '', filters, name), undefined, req.lang);
     });
   }
 
-  app.get('/api/es/public/search', { config: { public: true }, schema: { tags, summary: 'Public search: released records of a resource with searchByEs.public (no login)' } }, async (req) => {
+  app.get('/api/es/public/search', { config: { public: true }, schema: { tags, summary: 'Public search: released records of a resource with searchByEs.public (no login)' } }, async (req, reply) => {
     const q = req.query as Row;
     const tenantId = text(q.tenantId, 'tenantId', 12);
     if (!TENANT_RE.test(tenantId)) throw new ApiError(400, 'badParam', { param: 'tenantId' });
@@ -178,9 +197,9 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
     const pub = r.schema.searchByEs?.public;
     if (!pub) throw new ApiError(404, 'notFound');
     const { current, size } = paging(q);
-    const indexes = (await tenantIndexes(db, tenantId, r.schema.name)).filter((x) => x.enabled);
+    const indexes = (await d.indexes.of(tenantId)).filter((x) => x.enabled && x.resource === r.schema.name);
     const user = { tenantId, userId: '0', isAdmin: false, activeRoleIds: [], deptId: null } as unknown as AuthUser;
-    const page = await search(d.pool, engine, d.segmenters, {
+    const page = await searchFor(req, reply, d, {
       user, indexes, keyword: text(q.keyword, 'keyword'), current, size: Math.min(size, 50), public: true,
       extra: (_resource, cond) =>
         Object.entries(pub).map(([field, value]) => {

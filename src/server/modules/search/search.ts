@@ -15,7 +15,11 @@
  *   index stays within the latency budget (DESIGN §10) — the top of such a query is the best of the first
  *   1,000 matches found, and `total` stops at that bound with `totalBounded: true`;
  * - highlights: `ts_headline` over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
- *   fragments), the spaces between Chinese words removed again.
+ *   fragments), the spaces between Chinese words removed again;
+ * - the statement runs without parallel workers (`SET LOCAL max_parallel_workers_per_gather = 0`): on a 2-core
+ *   node serving many searches at once, starting workers costs more (≈ 10 ms a query) than it saves;
+ * - a repeated search is answered from the node's result cache (result-cache.ts: keyed by this SQL and its
+ *   parameters, dropped when search_document or a searched resource's table changes) unless `fresh`.
  *
  * Answers the generic page `{records, total, size, current, pages}` (+ `totalBounded`), each record
  * `{id, indexName, resource, title, highlight, score}` (score rounded to 4 places).
@@ -26,6 +30,7 @@ import type { AuthUser } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import { addFilters, Conditions, quote } from '../../resources/query.js';
 import type { IndexDef } from './documents.js';
+import type { SearchResultCache } from './result-cache.js';
 import type { Segmenters } from './segment.js';
 
 export const CANDIDATES = 1_000;
@@ -62,6 +67,10 @@ export interface SearchRequest {
   extra?: (resource: string, cond: Conditions) => string | null;
   /** Skip the caller's data scope (public pages: visibility comes from `extra`). */
   public?: boolean;
+  /** Compute afresh instead of answering from the result cache (`Cache-Control: no-cache`). */
+  fresh?: boolean;
+  /** Filled in by `search`: whether the page came from the result cache. */
+  trace?: { cached: boolean };
 }
 
 /** Removes the blanks ts_headline keeps between segmented Chinese words. */
@@ -69,8 +78,8 @@ export function joinCjk(s: string): string {
   return s.replace(/(?<=[^\p{ASCII}]|<\/?em>)\s+(?=[^\p{ASCII}]|<\/?em>)/gu, '').replace(/\s*，\s*/g, '，');
 }
 
-/** Runs a search (see the module comment). */
-export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: Segmenters, q: SearchRequest): Promise<SearchPage> {
+/** Runs a search (see the module comment); `cache` keeps its page for the next identical search. */
+export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: Segmenters, q: SearchRequest, cache?: SearchResultCache<SearchPage>): Promise<SearchPage> {
   const empty: SearchPage = { records: [], total: 0, size: q.size, current: q.current, pages: 0, words: [] };
   if (!q.indexes.length) return empty;
   const seg = await segmenters.of(q.user.tenantId);
@@ -82,9 +91,11 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
   const resources = new Set(q.indexes.map((d) => d.resource));
   if (q.filters && Object.keys(q.filters).length && resources.size > 1) throw new ApiError(400, { zh: '筛选条件只能用于一个索引', en: 'Filters apply to one index only' });
   const ors: string[] = [];
+  const tables = new Set(['search_document']);
   for (const def of q.indexes) {
     const r = engine.registry.resources.get(def.resource);
     if (!r || !r.tenantScoped) continue;
+    tables.add(r.schema.table!);
     const inner = new Conditions(cond.params);
     if (q.public) {
       inner.add(`tenant_id = ${inner.param(q.user.tenantId)}`);
@@ -115,11 +126,31 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
     FROM (SELECT * FROM c ORDER BY score DESC, record_id DESC LIMIT ${size} OFFSET ${offset}) p
     JOIN search_document s ON s.tenant_id = ${tenant} AND s.index_id = p.index_id AND s.record_id = p.record_id
     ORDER BY p.score DESC, p.record_id DESC`;
-  const rows = await pool.query<Record<string, any>>(pageSql, cond.params);
-  // past the last page there is no row to carry the count
-  const count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await pool.query<{ n: number }>(countSql, countParams);
+  const key = `${pageSql}\u0000${JSON.stringify(cond.params)}`;
+  const deps = [...tables];
+  const cached = q.fresh ? undefined : cache?.get(key);
+  if (q.trace) q.trace.cached = !!cached;
+  if (cached) return cached;
+  const stamp = cache?.stamp(deps) ?? [];
+  const client = await pool.connect();
+  let rows: pg.QueryResult<Record<string, any>>;
+  let count: { rows: Array<{ n: number }> };
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
+    rows = await client.query<Record<string, any>>(pageSql, cond.params);
+    // past the last page there is no row to carry the count
+    count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await client.query<{ n: number }>(countSql, countParams);
+    await client.query('COMMIT');
+  } catch (e) {
+    // a connection that cannot even roll back is not given back to the pool
+    const broken = await client.query('ROLLBACK').then(() => undefined, (x: Error) => x);
+    client.release(broken);
+    throw e;
+  }
+  client.release();
   const total = count.rows[0].n;
-  return {
+  const page: SearchPage = {
     records: rows.rows.map((x) => ({
       id: x.id,
       indexName: names.get(x.index_id) ?? '',
@@ -135,4 +166,6 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
     words,
     ...(total >= CANDIDATES ? { totalBounded: true } : {}),
   };
+  cache?.set(key, deps, stamp, page);
+  return page;
 }
