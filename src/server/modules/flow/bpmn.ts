@@ -26,6 +26,8 @@
  *   completes their part (400 otherwise). This is BPMN's `multiInstanceLoopCharacteristics` (isSequential=false,
  *   completion when all are done) with the collection read from the database instead of fixed on entry: the
  *   experts of a project are picked while its review step waits, which a collection fixed on entry cannot see.
+ * - English names (every user-facing text exists in zh and en): `kc:nameEn` on a process and on a user task
+ *   gives the English of its `name` (the to-dos' English texts, todo.ts); without it the name serves both.
  * - Timers are BPMN's own: a `timerEventDefinition` (`timeDuration` PT2H / P3D, `timeDate`, `timeCycle`) on an
  *   intermediate catch event or a boundary event of a user task; an interrupting boundary timer is a due date
  *   (the task is cancelled and the flow goes on from the event), a non-interrupting one (`cancelActivity=
@@ -45,6 +47,8 @@ export class BpmnError extends Error {
 
 export interface TaskConfig {
   name: string | null;
+  /** the English name (`kc:nameEn`), when the file gives one */
+  nameEn?: string;
   assignee?: string;
   candidateRoles: string[];
   candidateDepts: string[];
@@ -72,6 +76,8 @@ const SOURCE = /^([a-z][\w-]*(?:\/[\w-]+)*):([A-Za-z_]\w{0,63}):([A-Za-z_]\w{0,6
 export interface ProcessInfo {
   key: string;
   name: string;
+  /** the English name (`kc:nameEn`), when the file gives one */
+  nameEn?: string;
   /** user task id → its configuration */
   tasks: Record<string, TaskConfig>;
   /**
@@ -149,8 +155,10 @@ export async function parseBpmn(xml: string): Promise<ProcessInfo[]> {
         if (v && v.includes('$') && !EXPR.test(v)) throw new BpmnError(`任务 ${x.id} 的表达式无法识别：${v}`, `An expression of task ${x.id} cannot be read: ${v}`);
       }
       const due = attr(x, 'dueDays');
+      const nameEn = attr(x, 'nameEn');
       tasks[x.id] = {
         name: x.name ?? null,
+        ...(nameEn ? { nameEn: nameEn.slice(0, 200) } : {}),
         ...(assignee ? { assignee } : {}),
         candidateRoles: [...list(attr(x, 'candidateGroups')), ...list(attr(x, 'candidateRoles'))],
         candidateDepts: depts,
@@ -158,7 +166,8 @@ export async function parseBpmn(xml: string): Promise<ProcessInfo[]> {
         ...partsConfig(x),
       };
     }
-    out.push({ key: el.id, name: el.name || el.id, tasks, nodes, hasDiagram });
+    const processEn = attr(el, 'nameEn');
+    out.push({ key: el.id, name: el.name || el.id, ...(processEn ? { nameEn: processEn.slice(0, 200) } : {}), tasks, nodes, hasDiagram });
   }
   if (out.length === 0) throw new BpmnError('流程文件中没有可执行的流程', 'The file holds no executable process');
   return out;

@@ -45,7 +45,7 @@ export const module: Module = {
         if (!inst) return null;
         const def = await runtime.definition(trx, String(inst.d));
         const vars = inst.variables as Row;
-        return { cfg: def.config.tasks, processName: def.name, vars, path: (vars.todoPath as string | null) ?? null };
+        return { cfg: def.config.tasks, processName: def.name, processNameEn: def.config.nameEn ?? null, vars, path: (vars.todoPath as string | null) ?? null };
       };
       await runtime.parts.sync(trx, user, resource, written, config, async (instanceId, executionId, summary) => {
         await runtime.resumeParts(trx, instanceId, executionId, summary, user);

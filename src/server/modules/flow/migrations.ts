@@ -195,4 +195,12 @@ CREATE INDEX IF NOT EXISTS flow_task_source_idx ON flow_task (tenant_id, candida
 `).execute(db);
 }
 
-export const migrations = { '0001_flow': { up }, '0002_run_status': { up: up2 }, '0003_candidate_parts': { up: up3 } };
+/** 0004: a to-do's English texts beside the zh ones (todo.ts; schemas/flow/todo.json titleEn, contentEn). */
+async function up4(db: Kysely<any>): Promise<void> {
+  await sql.raw(`
+ALTER TABLE basic_todo ADD COLUMN IF NOT EXISTS title_en varchar(200);
+ALTER TABLE basic_todo ADD COLUMN IF NOT EXISTS content_en varchar(1000);
+`).execute(db);
+}
+
+export const migrations = { '0001_flow': { up }, '0002_run_status': { up: up2 }, '0003_candidate_parts': { up: up3 }, '0004_todo_en': { up: up4 } };

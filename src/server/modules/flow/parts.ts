@@ -78,8 +78,11 @@ export interface TaskSeed {
   instanceId: string;
   processKey: string;
   processName: string;
+  /** the English names (bpmn.ts `kc:nameEn`), for the to-dos' English texts */
+  processNameEn?: string | null;
   taskKey: string;
   taskName: string | null;
+  taskNameEn?: string | null;
   executionId: string;
   businessType: string;
   businessId: string;
@@ -103,6 +106,7 @@ export async function openTask(
                     ${who.source ?? null}, ${who.awaiting ?? false})`.execute(trx);
   await createTaskTodos(trx, org, {
     tenantId: t.tenantId, taskId: id, taskName: t.taskName, processName: t.processName, processKey: t.processKey, initiatorName: t.initiatorName,
+    processNameEn: t.processNameEn ?? null, taskNameEn: t.taskNameEn ?? null,
     businessType: t.businessType, businessId: t.businessId, businessName: t.businessName, assignee: who.assignee, roles: who.roles, depts: who.depts, path: t.path, from: t.from,
   });
   return id;
@@ -184,7 +188,7 @@ export class TaskParts {
    * the saved row, the row before an update, a removed row) names their business record (module comment). `resume(instanceId, executionId, summary)` is called for a step
    * whose parts are all done now.
    */
-  async sync(trx: Db, user: AuthUser, resource: string, written: Row[], config: (instanceId: string) => Promise<{ cfg: Record<string, TaskConfig>; processName: string; vars: Row; path: string | null } | null>,
+  async sync(trx: Db, user: AuthUser, resource: string, written: Row[], config: (instanceId: string) => Promise<{ cfg: Record<string, TaskConfig>; processName: string; processNameEn?: string | null; vars: Row; path: string | null } | null>,
     resume: (instanceId: string, executionId: string, summary: Row) => Promise<void>): Promise<void> {
     const steps = (await sql<Row>`SELECT DISTINCT instance_id::text AS instance_id, execution_id, task_key, business_id::text AS business_id FROM flow_task
                                    WHERE tenant_id = ${user.tenantId} AND candidate_source = ${resource} AND end_time IS NULL LIMIT 1000`.execute(trx)).rows;
@@ -201,7 +205,7 @@ export class TaskParts {
                                       FROM flow_task WHERE tenant_id = ${user.tenantId} AND instance_id = ${String(inst.id)}::bigint AND execution_id = ${String(st.execution_id)}
                                        AND NOT cancelled ORDER BY create_time, id`.execute(trx)).rows;
       const seed: TaskSeed = {
-        tenantId: user.tenantId, instanceId: String(inst.id), processKey: String(inst.process_key), processName: conf.processName, taskKey: String(st.task_key), taskName: cfg.name,
+        tenantId: user.tenantId, instanceId: String(inst.id), processKey: String(inst.process_key), processName: conf.processName, processNameEn: conf.processNameEn ?? null, taskKey: String(st.task_key), taskName: cfg.name, taskNameEn: cfg.nameEn ?? null,
         executionId: String(st.execution_id), businessType: String(inst.business_type), businessId: String(inst.business_id), businessName: (inst.business_name as string | null) ?? null,
         startUser: (inst.start_user as string | null) ?? null, initiatorName: (conf.vars.initiatorName as string | null) ?? null, path: conf.path, from: user,
       };

@@ -375,7 +375,7 @@ export class FlowRuntime {
       const cfg = def.config.tasks[p.id];
       if (!cfg) continue; // a wait that is not a user task (a message or signal catch) has no to-do
       const seed: TaskSeed = {
-        tenantId: user.tenantId, instanceId, processKey: def.process_key, processName: def.name, taskKey: p.id, taskName: cfg.name, executionId: p.executionId,
+        tenantId: user.tenantId, instanceId, processKey: def.process_key, processName: def.name, processNameEn: def.config.nameEn ?? null, taskKey: p.id, taskName: cfg.name, taskNameEn: cfg.nameEn ?? null, executionId: p.executionId,
         businessType: String(inst.business_type), businessId: String(inst.business_id), businessName: (inst.business_name as string | null) ?? null,
         startUser: (inst.start_user as string | null) ?? null, initiatorName: (vars.initiatorName as string | null) ?? null, path, from: user,
       };

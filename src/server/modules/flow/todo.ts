@@ -12,6 +12,13 @@
  *   `task.<process key>`, else of kind `task` (the newest edit wins when two share a kind); placeholders
  *   `{processName}`, `{taskName}`, `{businessName}`, `{initiatorName}`. Without one: title
  *   `<process name>：<task name>`, content the record's label.
+ * - Both languages (DESIGN §7: no screen half in one language): a row keeps its texts in zh (`title`, `content`)
+ *   and en (`title_en`, `content_en`): the English of a task's to-do is the template's `titleEn` / `contentEn`
+ *   when it has them, else `<process nameEn>: <task nameEn>` (bpmn.ts `kc:nameEn`, the zh name where the file
+ *   gives none); the placeholders are filled with the English names. Every answer below gives `title` and
+ *   `content` in the caller's language (Accept-Language; the English falls back to the zh text when a row has
+ *   none: a notice an administrator wrote, rows from before), so the home page's cards, the notice pop-up and the
+ *   lists follow the UI's language; the `title` filter of `list` matches either.
  * - Delivery (issue 11 'message settings decide which kinds a user receives'; system/msgsetting.ts): each user's
  *   channels for the kind — `todo` for task to-dos, `notice` for notices. `site`: the row is pushed (myPush);
  *   a task to-do without `site` is still listed and counted (it is the user's work) but never pushed, a notice
@@ -38,6 +45,7 @@ import { nextId } from '../../core/ids.js';
 import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { Outbox, smsProviderFromEnv } from '../../core/outbox.js';
+import type { Lang } from '../../../shared/i18n/messages.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,6 +64,9 @@ export interface TaskTodo {
   taskId: string;
   taskName: string | null;
   processName: string;
+  /** the English names of the process and the task (bpmn.ts `kc:nameEn`; the zh names when absent) */
+  processNameEn?: string | null;
+  taskNameEn?: string | null;
   /** the process key: a task of a process takes the to-do template of its kind (module comment) */
   processKey?: string;
   /** who started the process, for the template's `{initiatorName}` */
@@ -91,18 +102,37 @@ export async function taskUsers(db: Db, org: OrgCache, tenantId: string, assigne
 
 const PLACEHOLDER = /\{(processName|taskName|businessName|initiatorName)\}/g;
 
-/** The title and content of task `t`'s to-do: its template's (module comment), else the default texts. */
-export async function taskTexts(db: Db, t: TaskTodo): Promise<{ title: string; content: string | null }> {
-  const fallback = { title: `${t.processName}：${t.taskName ?? ''}`.slice(0, 200), content: t.businessName };
+/** The texts of a to-do in zh (`title`, `content`) and en (`titleEn`, `contentEn`). */
+export interface TodoTexts {
+  title: string;
+  content: string | null;
+  titleEn: string;
+  contentEn: string | null;
+}
+
+/** The texts of task `t`'s to-do in zh and en: its template's (module comment), else the default texts. */
+export async function taskTexts(db: Db, t: TaskTodo): Promise<TodoTexts> {
+  const processEn = t.processNameEn || t.processName;
+  const taskEn = t.taskNameEn || t.taskName || '';
+  const fallback: TodoTexts = {
+    title: `${t.processName}：${t.taskName ?? ''}`.slice(0, 200), content: t.businessName,
+    titleEn: `${processEn}: ${taskEn}`.slice(0, 200), contentEn: t.businessName,
+  };
   if (!t.processKey) return fallback;
   const kinds = [`task.${t.processKey}`, 'task'];
-  const row = (await sql<{ title: string; content: string | null }>`
-    SELECT title, content FROM blade_todo_template WHERE tenant_id = ${t.tenantId} AND is_deleted = 0 AND enabled = 1 AND code = ANY(${kinds}::text[])
+  const row = (await sql<{ title: string; content: string | null; title_en: string | null; content_en: string | null }>`
+    SELECT title, content, title_en, content_en FROM blade_todo_template WHERE tenant_id = ${t.tenantId} AND is_deleted = 0 AND enabled = 1 AND code = ANY(${kinds}::text[])
      ORDER BY array_position(${kinds}::text[], code::text), update_time DESC NULLS LAST, id DESC LIMIT 1`.execute(db)).rows[0];
   if (!row) return fallback;
-  const vars: Record<string, string> = { processName: t.processName, taskName: t.taskName ?? '', businessName: t.businessName ?? '', initiatorName: t.initiatorName ?? '' };
-  const fill = (s: string) => s.replace(PLACEHOLDER, (_, k: string) => vars[k]);
-  return { title: fill(row.title).slice(0, 200), content: row.content ? fill(row.content).slice(0, 1000) : null };
+  const zh: Record<string, string> = { processName: t.processName, taskName: t.taskName ?? '', businessName: t.businessName ?? '', initiatorName: t.initiatorName ?? '' };
+  const en: Record<string, string> = { ...zh, processName: processEn, taskName: taskEn };
+  const fill = (s: string, vars: Record<string, string>) => s.replace(PLACEHOLDER, (_, k: string) => vars[k]);
+  return {
+    title: fill(row.title, zh).slice(0, 200), content: row.content ? fill(row.content, zh).slice(0, 1000) : null,
+    // a template without English keeps the default English texts: an English screen never shows the zh template
+    titleEn: row.title_en ? fill(row.title_en, en).slice(0, 200) : fallback.titleEn,
+    contentEn: row.content_en ? fill(row.content_en, en).slice(0, 1000) : fallback.contentEn,
+  };
 }
 
 /** Each user's channels for message `kind` (everyone `site` when no setting reader is configured). */
@@ -136,12 +166,12 @@ async function sendOut(db: Db, tenantId: string, channels: Map<string, string[]>
 export async function createTaskTodos(db: Db, org: OrgCache, t: TaskTodo): Promise<number> {
   const users = await taskUsers(db, org, t.tenantId, t.assignee, t.roles, t.depts);
   if (users.length === 0) return 0;
-  const { title, content } = await taskTexts(db, t);
+  const { title, content, titleEn, contentEn } = await taskTexts(db, t);
   const channels = await channelsFor(db, t.tenantId, users, 'todo');
   const ids = users.map(() => nextId());
   const quiet = users.map((u) => !(channels.get(u) ?? ['site']).includes('site')); // listed, never pushed
-  await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, task_id, create_user, create_dept, push_time)
-            SELECT i, ${t.tenantId}, u, ${title}, ${content}, ${t.path}, 1, ${t.businessType}, ${t.businessId}::bigint, ${t.businessName}, ${t.taskId}::bigint,
+  await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id, create_user, create_dept, push_time)
+            SELECT i, ${t.tenantId}, u, ${title}, ${content}, ${titleEn}, ${contentEn}, ${t.path}, 1, ${t.businessType}, ${t.businessId}::bigint, ${t.businessName}, ${t.taskId}::bigint,
                    ${t.from.userId}::bigint, ${t.from.deptId || null}::bigint, CASE WHEN q THEN now() END
               FROM unnest(${ids}::bigint[], ${users}::bigint[], ${quiet}::boolean[]) AS x(i, u, q)`.execute(db);
   await sendOut(db, t.tenantId, channels, title, content);
@@ -154,8 +184,8 @@ export async function closeTaskTodos(db: Db, tenantId: string, taskId: string, d
     const upd = await sql`UPDATE basic_todo SET state = 1, is_read = 1, update_time = now() WHERE tenant_id = ${tenantId} AND task_id = ${taskId}::bigint AND user_id = ${doneBy}::bigint AND is_deleted = 0`.execute(db);
     if (Number(upd.numAffectedRows ?? 0) === 0) {
       // an administrator (or a user without a to-do) completed it: the done list still shows it
-      await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, task_id, state, is_read, push_time)
-                SELECT ${nextId()}::bigint, tenant_id, ${doneBy}::bigint, title, content, path, type, business_type, business_id, business_name, task_id, 1, 1, now()
+      await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id, state, is_read, push_time)
+                SELECT ${nextId()}::bigint, tenant_id, ${doneBy}::bigint, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id, 1, 1, now()
                   FROM basic_todo WHERE tenant_id = ${tenantId} AND task_id = ${taskId}::bigint AND is_deleted = 0 LIMIT 1`.execute(db);
     }
   }
@@ -167,20 +197,25 @@ export async function closeTaskTodos(db: Db, tenantId: string, taskId: string, d
 export async function claimTaskTodos(db: Db, tenantId: string, taskId: string, userId: string): Promise<void> {
   const mine = await sql`SELECT 1 FROM basic_todo WHERE tenant_id = ${tenantId} AND task_id = ${taskId}::bigint AND user_id = ${userId}::bigint AND is_deleted = 0`.execute(db);
   if (mine.rows.length === 0) {
-    await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, task_id)
-              SELECT ${nextId()}::bigint, tenant_id, ${userId}::bigint, title, content, path, type, business_type, business_id, business_name, task_id
+    await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id)
+              SELECT ${nextId()}::bigint, tenant_id, ${userId}::bigint, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id
                 FROM basic_todo WHERE tenant_id = ${tenantId} AND task_id = ${taskId}::bigint AND is_deleted = 0 LIMIT 1`.execute(db);
   }
   await sql`UPDATE basic_todo SET is_deleted = 1, update_time = now() WHERE tenant_id = ${tenantId} AND task_id = ${taskId}::bigint AND user_id <> ${userId}::bigint AND state = 0 AND is_deleted = 0`.execute(db);
 }
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-const COLS = `id, title, content, path, type, business_type, business_id, business_name, task_id, state, is_read, push_time, create_time`;
+const COLS = `id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id, state, is_read, push_time, create_time`;
 
-function toTodo(row: Row): Row {
+/** A row as the API answers it: camelCase, `title` / `content` in `lang` (module comment). */
+function toTodo(row: Row, lang: Lang): Row {
   const out: Row = {};
-  for (const [k, v] of Object.entries(row)) out[camel(k)] = ['type', 'state', 'is_read'].includes(k) ? Number(v) : v;
-  out.description = row.content ?? null; // the push message's field (spec 000 §3.4)
+  for (const [k, v] of Object.entries(row)) if (k !== 'title_en' && k !== 'content_en') out[camel(k)] = ['type', 'state', 'is_read'].includes(k) ? Number(v) : v;
+  if (lang === 'en' && row.title_en) {
+    out.title = row.title_en;
+    out.content = row.content_en ?? null;
+  }
+  out.description = out.content ?? null; // the push message's field (spec 000 §3.4)
   return out;
 }
 
@@ -218,18 +253,18 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     };
     const from = date('createTime_dategt');
     const to = date('createTime_datelt');
-    const where = sql`${me(req.user!)} AND state = ${state} ${type === undefined ? sql`` : sql`AND type = ${type}`} ${title ? sql`AND title ILIKE ${title}` : sql``}
+    const where = sql`${me(req.user!)} AND state = ${state} ${type === undefined ? sql`` : sql`AND type = ${type}`} ${title ? sql`AND (title ILIKE ${title} OR title_en ILIKE ${title})` : sql``}
                       ${from ? sql`AND create_time >= ${from}::timestamp` : sql``} ${to ? sql`AND create_time <= ${to}::timestamp` : sql``}`;
     const rows = await sql<Row>`SELECT ${sql.raw(COLS)} FROM basic_todo WHERE ${where} ORDER BY create_time DESC, id DESC LIMIT ${size} OFFSET ${(current - 1) * size}`.execute(db);
     const total = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM basic_todo WHERE ${where}`.execute(db)).rows[0].n);
-    return ok({ records: rows.rows.map(toTodo), total, size, current, pages: Math.ceil(total / size) }, undefined, req.lang);
+    return ok({ records: rows.rows.map((x) => toTodo(x, req.lang)), total, size, current, pages: Math.ceil(total / size) }, undefined, req.lang);
   });
 
   app.get(`${base}/detail`, { schema: { tags, summary: 'One of my to-dos (marks it read)' } }, async (req) => {
     const id = idParam(req.query as Row, 'id');
     const rows = await sql<Row>`UPDATE basic_todo SET is_read = 1 WHERE id = ${id}::bigint AND ${me(req.user!)} RETURNING ${sql.raw(COLS)}`.execute(db);
     if (!rows.rows[0]) throw new ApiError(404, 'notFound');
-    const todo = toTodo(rows.rows[0]);
+    const todo = toTodo(rows.rows[0], req.lang);
     // a task's to-do opens its handling page (/work/todo/<id>): the instance, and whether the task is still open
     if (todo.taskId) {
       const task = (await sql<{ instance_id: string; open: boolean }>`
@@ -246,7 +281,7 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     if (!Number.isInteger(size) || size < 1 || size > 50) throw new ApiError(400, 'badParam', { param: 'size' });
     const rows = await sql<Row>`SELECT ${sql.raw(COLS)} FROM basic_todo WHERE ${me(req.user!)} AND state = 0 AND type = ${type} ORDER BY create_time DESC, id DESC LIMIT ${size}`.execute(db);
     const total = Number((await sql<{ n: number }>`SELECT count(*)::int AS n FROM basic_todo WHERE ${me(req.user!)} AND state = 0 AND type = ${type}`.execute(db)).rows[0].n);
-    return ok({ records: rows.rows.map(toTodo), total }, undefined, req.lang);
+    return ok({ records: rows.rows.map((x) => toTodo(x, req.lang)), total }, undefined, req.lang);
   };
   app.get(`${base}/myTodo`, { schema: { tags, summary: 'My newest open to-dos' } }, newest(1));
   app.get(`${base}/myMessage`, { schema: { tags, summary: 'My newest notices' } }, newest(2));
@@ -266,7 +301,7 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
       UPDATE basic_todo SET push_time = now() WHERE id IN (
         SELECT id FROM basic_todo WHERE ${me(u)} AND state = 0 AND push_time IS NULL ORDER BY create_time DESC, id DESC LIMIT ${PUSH_MAX} FOR UPDATE SKIP LOCKED)
       RETURNING ${sql.raw(COLS)}`.execute(db);
-    const records = rows.rows.map(toTodo).sort((a, b) => String(b.createTime).localeCompare(String(a.createTime)) || String(b.id).localeCompare(String(a.id)));
+    const records = rows.rows.map((x) => toTodo(x, req.lang)).sort((a, b) => String(b.createTime).localeCompare(String(a.createTime)) || String(b.id).localeCompare(String(a.id)));
     return ok(records, undefined, req.lang);
   });
 

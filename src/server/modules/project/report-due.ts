@@ -7,7 +7,8 @@
  * `offsetMonths` months. From `remindDays` days before that date, as long as the project has no report of that
  * kind, its registrant has a to-do (basic_todo, linked to the reports' menu /project/report, so the menu's
  * badge counts it): title `待提交<kind>：<project>`, content `应于 yyyy-MM-dd 前提交（<rule>）`, or
- * `已逾期：应于 yyyy-MM-dd 前提交（<rule>）` once the date has passed (the to-do's content is updated then).
+ * `已逾期：应于 yyyy-MM-dd 前提交（<rule>）` once the date has passed (the to-do's content is updated then); the
+ * English beside them (`<kind in English> due: <project>`, `[Overdue: ]due by yyyy-MM-dd (<rule>)`, flow/todo.ts).
  * One to-do per project, kind and registrant; once a report of the kind exists it is marked done.
  *
  * `remindDueReports(db, now)` does one pass over every tenant (one transaction, skipped when another node holds
@@ -28,6 +29,7 @@ interface Due {
   dept: string | null;
   kind: string;
   kindLabel: string;
+  kindLabelEn: string;
   rule: string;
   due: string;
   remindFrom: string;
@@ -42,7 +44,8 @@ export async function remindDueReports(db: Db, now: Date = new Date()): Promise<
     if (!got) return { created: 0, updated: 0, closed: 0 };
     const rows = (await sql<Due>`
       SELECT p.tenant_id AS tenant, p.id::text AS project, p.name, p.create_user::text AS "user", p.create_dept::text AS dept,
-             r.report_kind AS kind, coalesce(d.dict_value, r.report_kind) AS "kindLabel", r.name AS rule,
+             r.report_kind AS kind, coalesce(d.dict_value, r.report_kind) AS "kindLabel",
+             coalesce(nullif(d.dict_value_en, ''), d.dict_value, r.report_kind) AS "kindLabelEn", r.name AS rule,
              to_char(x.due, 'YYYY-MM-DD') AS due, to_char(x.due - make_interval(days => coalesce(r.remind_days, 0)::int), 'YYYY-MM-DD') AS "remindFrom",
              EXISTS (SELECT 1 FROM project_report pr WHERE pr.tenant_id = p.tenant_id AND pr.project_id = p.id::text AND pr.report_kind = r.report_kind AND pr.is_deleted = 0) AS "hasReport"
         FROM project_reportrule r
@@ -67,9 +70,10 @@ export async function remindDueReports(db: Db, now: Date = new Date()): Promise<
       }
       if (today < d.remindFrom) continue;
       const content = `${today > d.due ? '已逾期：' : ''}应于 ${d.due} 前提交（${d.rule}）`.slice(0, 1000);
+      const contentEn = `${today > d.due ? 'Overdue: ' : ''}due by ${d.due} (${d.rule})`.slice(0, 1000);
       if (open) {
         if (open.content !== content) {
-          await sql`UPDATE basic_todo SET content = ${content}, is_read = 0, push_time = NULL, update_time = now() WHERE id = ${open.id}::bigint`.execute(trx);
+          await sql`UPDATE basic_todo SET content = ${content}, content_en = ${contentEn}, is_read = 0, push_time = NULL, update_time = now() WHERE id = ${open.id}::bigint`.execute(trx);
           updated += 1;
         }
         continue;
@@ -77,8 +81,9 @@ export async function remindDueReports(db: Db, now: Date = new Date()): Promise<
       const done = await sql`SELECT 1 FROM basic_todo WHERE tenant_id = ${d.tenant} AND user_id = ${d.user}::bigint AND business_type = 'project/baseinfo'
                                AND business_id = ${d.project}::bigint AND path = '/project/report' AND title = ${title} AND is_deleted = 0 LIMIT 1`.execute(trx);
       if (done.rows.length) continue; // done before (a report came and went): not again
-      await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, business_type, business_id, business_name, create_dept)
-                VALUES (${nextId()}::bigint, ${d.tenant}, ${d.user}::bigint, ${title}, ${content}, '/project/report', 1, 'project/baseinfo', ${d.project}::bigint, ${d.name}, ${d.dept}::bigint)`.execute(trx);
+      const titleEn = `${d.kindLabelEn} due: ${d.name}`.slice(0, 200);
+      await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, create_dept)
+                VALUES (${nextId()}::bigint, ${d.tenant}, ${d.user}::bigint, ${title}, ${content}, ${titleEn}, ${contentEn}, '/project/report', 1, 'project/baseinfo', ${d.project}::bigint, ${d.name}, ${d.dept}::bigint)`.execute(trx);
       created += 1;
     }
     return { created, updated, closed };

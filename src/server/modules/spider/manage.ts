@@ -50,10 +50,12 @@ export async function notifyFinished(db: Db, org: OrgCache, owner: AuthUser, tas
   const users: string[] = Array.isArray(t?.message_user) ? t.message_user.filter((u: unknown) => typeof u === 'string' && isId(u)) : [];
   if (!t || !users.length) return 0;
   const outcome = status === TASK_STATUS.done ? `采集完成，共 ${Number(t.rows_count ?? 0)} 条数据，${Number(t.error_count ?? 0)} 个错误` : '采集失败';
+  const outcomeEn = status === TASK_STATUS.done ? `Crawl finished: ${Number(t.rows_count ?? 0)} rows, ${Number(t.error_count ?? 0)} errors` : 'Crawl failed';
   let n = 0;
   for (const assignee of users) {
     n += await createTaskTodos(db, org, {
       tenantId: owner.tenantId, taskId: jobId, taskName: outcome, processName: `采集任务「${String(t.name ?? '')}」`, businessType: 'spider/task', businessId: taskId,
+      taskNameEn: outcomeEn, processNameEn: `Crawl task "${String(t.name ?? '')}"`,
       businessName: String(t.name ?? ''), assignee, roles: [], depts: [], path: '/spider/task', from: owner,
     });
   }
