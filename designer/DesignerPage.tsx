@@ -46,6 +46,10 @@ import { loadRecordForm, loadResource, type RecordTarget } from './api.js';
 import type { DesignedForm } from './transform.js';
 import './designer.css';
 import { ADMIN_ALIAS } from '../src/shared/contract/tenancy.js';
+import { registerDesignerTexts } from './texts.js';
+
+// the designer's texts reach i18next with its chunk (texts.ts)
+registerDesignerTexts();
 
 useLocalEditorAssets();
 

@@ -1,10 +1,13 @@
 /**
- * UI texts of the form designer (spec 002 §2–§5): key → zh and en, merged into i18next by
- * src/client/shell/i18n.ts like the other areas' texts. The spec's Chinese texts are verbatim (字段属性,
+ * UI texts of the form designer (spec 002 §2–§5): key → zh and en, handed to i18next by
+ * `registerDesignerTexts()` when the designer's chunk loads (DesignerPage.tsx; the client tests' set-up calls
+ * it too) rather than by src/client/shell/i18n.ts with the other areas' texts: the login route does not carry
+ * them (DESIGN §10: the login route's JavaScript under 250 KB gzip). The spec's Chinese texts are verbatim (字段属性,
  * 表单属性, 导入JSON, 生成JSON, 预览, 必须填写, 请选择, 格式不匹配, value重复 ...); the spec's English glosses
  * ('no content to show', 'no content to clear', 'are you sure you want to clear?', 'drag a field to
  * configure') are the en texts. Keys start with `dz.`.
  */
+import i18n from 'i18next';
 import type { Texts } from '../src/client/components/texts.js';
 
 export const designerTexts: Texts = {
@@ -156,3 +159,10 @@ export const designerTexts: Texts = {
   'dz.msg.select': { zh: '请选择{{label}}', en: 'Please select {{label}}' },
   'dz.msg.pattern': { zh: '{{label}}格式不匹配', en: '{{label}} does not match the format' },
 };
+
+/** Adds the designer's texts to i18next's instance, both languages (again: the same words, no harm). */
+export function registerDesignerTexts(): void {
+  for (const lang of ['zh', 'en'] as const) {
+    i18n.addResources(lang, 'translation', Object.fromEntries(Object.entries(designerTexts).map(([k, v]) => [k, v[lang]])));
+  }
+}

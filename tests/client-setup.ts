@@ -3,7 +3,8 @@
  * jsdom lacks (matchMedia for antd's responsive observers, ResizeObserver for FormGrid and rc-resize-observer,
  * getComputedStyle with a pseudo element, scrollTo, scrollIntoView), React Testing Library's cleanup
  * after each test (vitest globals are off, so RTL cannot register it itself), one filtered console
- * warning (below), and i18next set up as the app's entry sets it up (shell/i18n.ts) — the runtime and the
+ * warning (below), and i18next set up as the app's entry sets it up (shell/i18n.ts; the designer's texts as its
+ * chunk adds them) — the runtime and the
  * components read i18next's instance without importing the shell (src/client/components/layering.test.ts).
  *
  * The client files run two at a time (vitest.config.ts) on a 2-core machine others share: RTL's `findBy…` /
@@ -14,6 +15,10 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import '../src/client/shell/i18n.js';
+import { registerDesignerTexts } from '../designer/texts.js';
+
+// the designer's texts, which the app adds when the designer's chunk loads (designer/texts.ts)
+registerDesignerTexts();
 
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {

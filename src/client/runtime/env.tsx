@@ -13,15 +13,16 @@
  *   everything inside it.
  */
 import React, { lazy, Suspense, useCallback, useMemo, useState } from 'react';
-import { RendererEnvProvider, type EnvRequestOptions, type RendererEnv } from '../components/env.js';
+// the context alone (not components/env.tsx, whose useGet brings swr into the login route: DESIGN §10)
+import { RendererEnvProvider, type EnvRequestOptions, type RendererEnv } from '../components/env-context.js';
 import { request as apiRequest } from './api.js';
 import { downloadFile } from './download.js';
-import { useResourceSchema } from './schema.js';
 import { useSession } from './session.js';
 
-// the record view and the tree-and-list screen pull in the form runtime and every registered component: loaded
-// when first shown, so the login page does not download them (DESIGN §10 login-route budget)
-const DetailView = lazy(() => import('./DetailView.js').then((m) => ({ default: m.DetailView })));
+// the record view (with the schema helpers) and the tree-and-list screen pull in the form runtime and every
+// registered component: loaded when first shown, so the login page does not download them (DESIGN §10
+// login-route budget)
+const RecordDetail = lazy(() => import('./RecordDetail.js').then((m) => ({ default: m.RecordDetail })));
 const TreeListView = lazy(() => import('./TreeListView.js').then((m) => ({ default: m.TreeListView })));
 
 /** The environment over the API client, for `lang` and `themeColor`. */
@@ -42,17 +43,6 @@ export function apiEnv(lang: 'zh' | 'en', themeColor: string, openRecord?: Rende
   };
 }
 
-/** The detail of record `id` of `resource` once its schema has loaded. */
-function RecordDetail({ resource, id, onClose }: { resource: string; id: string; onClose: () => void }) {
-  const { data: schema } = useResourceSchema(resource);
-  if (!schema) return null;
-  return (
-    <Suspense fallback={null}>
-      <DetailView resource={schema} open recordKey={id} onClose={onClose} />
-    </Suspense>
-  );
-}
-
 /** Provides the API client's environment for the current session to `children`. */
 export function RuntimeEnvProvider({ children }: { children?: React.ReactNode }) {
   const { lang, themeColor } = useSession();
@@ -62,7 +52,11 @@ export function RuntimeEnvProvider({ children }: { children?: React.ReactNode })
   return (
     <RendererEnvProvider env={env}>
       {children}
-      {shown ? <RecordDetail key={`${shown.resource}:${shown.id}`} resource={shown.resource} id={shown.id} onClose={() => setShown(null)} /> : null}
+      {shown ? (
+        <Suspense fallback={null}>
+          <RecordDetail key={`${shown.resource}:${shown.id}`} resource={shown.resource} id={shown.id} onClose={() => setShown(null)} />
+        </Suspense>
+      ) : null}
     </RendererEnvProvider>
   );
 }

@@ -21,23 +21,22 @@ import zhCN from 'antd/es/locale/zh_CN';
 import enUS from 'antd/es/locale/en_US';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router-dom';
-import { SWRConfig } from 'swr';
+import { BrowserRouter, Navigate, useLocation, useNavigate, useRoutes, type RouteObject } from 'react-router-dom';
 import { setErrorToaster, setUnauthorizedHandler, startTokenRefresh } from '../runtime/api.js';
 import { getSession, updateSession, useSession } from '../runtime/session.js';
 import { antdThemeOf, applyZoom, rememberedTheme, storedZoom, themeOf, themeVariables } from './themes.js';
 import { RuntimeEnvProvider } from '../runtime/env.js';
 import { LoginPage } from './LoginPage.js';
 import { rememberReturn } from './return-to.js';
+import { RouteBoundary } from './RouteBoundary.js';
 // every lazy screen gives up after 120 s with 'Loading chunk failed' (chunk.ts, RouteError.tsx)
 import { lazyChunk as lazy } from './chunk.js';
 
-// Only the login route is in the first chunk (DESIGN §10: login JavaScript under 400 KB gzip); the layout, the
+// Only the login route is in the first chunk (DESIGN §10: login JavaScript under 250 KB gzip); the layout, the
 // schema runtime (Formily) and the other pages load when first needed.
 const RoleSelectPage = lazy(() => import('./RoleSelectPage.js').then((m) => ({ default: m.RoleSelectPage })));
 const LockPage = lazy(() => import('./LockPage.js').then((m) => ({ default: m.LockPage })));
 const MainLayout = lazy(() => import('./Layout.js').then((m) => ({ default: m.MainLayout })));
-const RouteError = lazy(() => import('./RouteError.js').then((m) => ({ default: m.RouteError })));
 const ErrorPage = lazy(() => import('./pages.js').then((m) => ({ default: m.ErrorPage })));
 const HomePage = lazy(() => import('./pages.js').then((m) => ({ default: m.HomePage })));
 const IframePage = lazy(() => import('./pages.js').then((m) => ({ default: m.IframePage })));
@@ -56,6 +55,9 @@ const FilePreviewPage = lazy(() => import('./FilePreviewPage.js').then((m) => ({
 const DocxEditorPage = lazy(() => import('./DocxEditorPage.js').then((m) => ({ default: m.DocxEditorPage })));
 // the form designer: its own (large) chunk, loaded on its route only (DESIGN §7, §10)
 const DesignerPage = lazy(() => import('../../../designer/DesignerPage.js'));
+
+// swr's defaults around every route but the login page's (DataDefaults.tsx: swr is not in the login route)
+const DataDefaults = lazy(() => import('./DataDefaults.js'));
 
 const fallback = <Spin style={{ display: 'block', margin: '20vh auto' }} />;
 
@@ -77,6 +79,18 @@ function LoginRoute() {
   return <LoginPage />;
 }
 
+/** swr's defaults (DataDefaults.tsx) around each route's element: every route but the login page's. */
+function withDataDefaults(routes: RouteObject[]): RouteObject[] {
+  return routes.map((r) => ({
+    ...r,
+    element: r.element === undefined ? undefined : (
+      <Suspense fallback={fallback}>
+        <DataDefaults>{r.element}</DataDefaults>
+      </Suspense>
+    ),
+  }));
+}
+
 /** StrictMode around a route's element: every route but the designer's (DESIGN §7). */
 const strict = (element: ReactNode) => <StrictMode>{element}</StrictMode>;
 
@@ -85,18 +99,22 @@ function strictRoutes<T extends { element?: ReactNode; children?: T[] }>(routes:
   return routes.map((r) => ({ ...r, element: r.element === undefined ? undefined : strict(r.element), children: r.children && strictRoutes(r.children) }));
 }
 
-/** A page that fails to render: recorded in the client error log, shown as the 500 page inside the layout. */
-const routeError = (
-  <Suspense fallback={fallback}>
-    <RouteError />
-  </Suspense>
-);
+/**
+ * A page inside the layout behind its error boundary: a page that fails to render is recorded in the client
+ * error log and shown as the 500 page inside the layout (RouteBoundary.tsx, RouteError.tsx).
+ */
+const page = (element: ReactNode) => <RouteBoundary>{element}</RouteBoundary>;
 
-export const router = createBrowserRouter([
+/**
+ * The routes, rendered by `useRoutes` under the declarative `<BrowserRouter>` (not a data router: its code is
+ * about 16 KB gzip larger and the app uses none of its loaders, actions or fetchers — DESIGN §10 login budget).
+ */
+export const routes: RouteObject[] = [
+  { path: '/login', element: strict(<LoginRoute />) },
+  ...withDataDefaults([
   // the designer renders outside StrictMode; the login chunk does not import it (a lazy route)
   { path: '/designer/*', element: <RequireAuth><Suspense fallback={fallback}><DesignerPage /></Suspense></RequireAuth> },
   ...strictRoutes([
-  { path: '/login', element: <LoginRoute /> },
   { path: '/home', element: <RequireAuth role={false}><RoleSelectPage /></RequireAuth> },
   { path: '/lock', element: <RequireAuth role={false}><LockPage /></RequireAuth> },
   // the help centre: public, full page, no tab (spec 000 §2.2; its articles are a public system dictionary)
@@ -119,30 +137,38 @@ export const router = createBrowserRouter([
   { path: '/wel', element: <Navigate to="/wel/index" replace /> },
   {
     element: <RequireAuth><MainLayout fullScreen /></RequireAuth>,
-    children: [{ path: '/wel/index', element: <HomePage />, errorElement: routeError }],
+    children: [{ path: '/wel/index', element: page(<HomePage />) }],
   },
   {
     element: <RequireAuth><MainLayout /></RequireAuth>,
     children: [
-      { path: '/userCenter/userinfo', element: <UserInfoPage />, errorElement: routeError },
-      { path: '/wel/dashboard', element: <ConsolePage />, errorElement: routeError },
+      { path: '/userCenter/userinfo', element: page(<UserInfoPage />) },
+      { path: '/wel/dashboard', element: page(<ConsolePage />) },
       // the two dictionary layouts (spec 000 §2.3): page schemas schemas/_pages/dict-horizontal.json, dict-vertical.json
-      ...['/dict-horizontal/index', '/dict-vertical/index'].map((path) => ({ path, element: <PathPage path={path} />, errorElement: routeError })),
+      ...['/dict-horizontal/index', '/dict-vertical/index'].map((path) => ({ path, element: page(<PathPage path={path} />) })),
       // a flow resource's start / handle / detail pages (spec 000 §2.3: /work/process/leave/form|handle|detail)
-      { path: '/work/process/:process/:mode/*', element: <FlowProcessPage />, errorElement: routeError },
+      { path: '/work/process/:process/:mode/*', element: page(<FlowProcessPage />) },
       // a process task's to-do: its record and handling form, whatever the resource (TodoTaskPage)
-      { path: '/work/todo/:id', element: <TodoTaskPage />, errorElement: routeError },
-      { path: '*', element: <MenuPage />, errorElement: routeError },
+      { path: '/work/todo/:id', element: page(<TodoTaskPage />) },
+      { path: '*', element: page(<MenuPage />) },
     ],
   },
   ]),
-]);
+  ]),
+];
 
-setUnauthorizedHandler(() => {
-  // an expired session comes back to the page it was on after the new login
-  rememberReturn(window.location.pathname + window.location.search);
-  void router.navigate('/login', { replace: true });
-});
+/** The routes for the current address; a page outside the layout that throws shows RouteError too. */
+function Routes() {
+  const navigate = useNavigate();
+  useEffect(() => {
+    setUnauthorizedHandler(() => {
+      // an expired session comes back to the page it was on after the new login
+      rememberReturn(window.location.pathname + window.location.search);
+      navigate('/login', { replace: true });
+    });
+  }, [navigate]);
+  return <RouteBoundary>{useRoutes(routes)}</RouteBoundary>;
+}
 
 /** Hands antd's context-aware message API to the API client's error toast. */
 function ToastBridge() {
@@ -185,13 +211,13 @@ export function App() {
     <ConfigProvider locale={s.lang === 'en' ? enUS : zhCN} theme={antdThemeOf(theme, s.themeColor)}>
       <AntApp>
         <ToastBridge />
-        <SWRConfig value={{ revalidateOnFocus: false, shouldRetryOnError: false }}>
           <RuntimeEnvProvider>
             <Suspense fallback={fallback}>
-              <RouterProvider router={router} />
+              <BrowserRouter>
+                <Routes />
+              </BrowserRouter>
             </Suspense>
           </RuntimeEnvProvider>
-        </SWRConfig>
       </AntApp>
     </ConfigProvider>
   );

@@ -10,9 +10,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { App } from 'antd';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { MemoryRouter } from 'react-router-dom';
 import { ErrorLogButton } from './ErrorLogButton.js';
-import { RouteError } from './RouteError.js';
+import { RouteBoundary } from './RouteBoundary.js';
 import { clearErrorLog, ERROR_LOG_KEY, ERROR_LOG_URL, installErrorCapture, readErrorLog, recordError } from './error-log.js';
 import { fail, FakeServer, ok, renderApp, setLang } from '../runtime/test-utils.js';
 import { signInAs } from '../runtime/fixtures.js';
@@ -54,13 +54,20 @@ describe('capture', () => {
     expect(readErrorLog().map((e) => [e.type, e.message])).toEqual([['unhandledrejection', 'Error: 加载失败']]);
   });
 
-  it('a page that fails to render is kept (the routes\' error element) and the 500 page shows', async () => {
+  it('a page that fails to render is kept (the routes\' error boundary) and the 500 page shows', async () => {
     const boom = new Error('列表渲染失败');
     function Broken(): React.ReactElement {
       throw boom;
     }
-    const router = createMemoryRouter([{ path: '/basic/patent', element: <Broken />, errorElement: <RouteError /> }], { initialEntries: ['/basic/patent'] });
-    renderApp(<App><RouterProvider router={router} /></App>);
+    renderApp(
+      <App>
+        <MemoryRouter initialEntries={['/basic/patent']}>
+          <RouteBoundary>
+            <Broken />
+          </RouteBoundary>
+        </MemoryRouter>
+      </App>,
+    );
     expect(await screen.findByText('服务器出错了')).toBeTruthy();
     // once, however many ways it was reported (React's development build also replays it on the window)
     await waitFor(() => expect(readErrorLog().map((e) => [e.type, e.message])).toEqual([['error', 'Error: 列表渲染失败']]));

@@ -1,5 +1,5 @@
 /**
- * /login (spec 000 §2.6, §7, §8): two ways in, as tabs —
+ * /login (spec 000 §2.6, §7, §8): two ways in, as tabs (LoginTabs.tsx) —
  * - account: tenant (default 000000), account, password and a captcha image that a click refreshes. Logs in
  *   with the captcha grant; the server's message (用户名或密码错误, 验证码不正确 ...) is shown as the server
  *   words it, and a failed attempt fetches a new captcha (each is single use);
@@ -11,20 +11,30 @@
  * its field is then hidden. 注册账号 opens the register dialog (RegisterDialog.tsx), 忘记密码 the password reset
  * by SMS code (ForgotPasswordDialog.tsx). After login the user's roles are loaded:
  * one role is chosen at once, several go to /home (role selection).
+ * Only what the first screen shows is in the login route's code; the phone tab and the dialogs load when first
+ * chosen or opened (DESIGN §10: the login route's JavaScript under 250 KB gzip).
  */
-import { useCallback, useEffect, useState } from 'react';
-import { Alert, Button, Card, Form, Input, Space, Tabs, Typography } from 'antd';
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Alert, Button, Form, Space } from 'antd';
+// Input and its password field without the rest of antd's Input family (Search, TextArea, OTP): the login
+// route's budget (DESIGN §10)
+import Input from 'antd/es/input/Input';
+import Password from 'antd/es/input/Password';
 import { LockOutlined, SafetyOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, get, request, storeToken, TOKEN_URL, type TokenAnswer } from '../runtime/api.js';
 import { getSession, updateSession, type SessionRole } from '../runtime/session.js';
 import { LangSwitch } from './LangSwitch.js';
-import { PhoneLogin } from './PhoneLogin.js';
+import { LoginTabs } from './LoginTabs.js';
 import { takeReturn } from './return-to.js';
-import { RegisterDialog } from './RegisterDialog.js';
-import { ForgotPasswordDialog } from './ForgotPasswordDialog.js';
 import { SocialButtons, useSocialReturn } from './SocialLogin.js';
+
+// What the first screen does not show is loaded when first asked for — the phone tab when chosen, the register
+// and password dialogs when opened (DESIGN §10: the login route's JavaScript under 250 KB gzip)
+const PhoneLogin = lazy(() => import('./PhoneLogin.js').then((m) => ({ default: m.PhoneLogin })));
+const RegisterDialog = lazy(() => import('./RegisterDialog.js').then((m) => ({ default: m.RegisterDialog })));
+const ForgotPasswordDialog = lazy(() => import('./ForgotPasswordDialog.js').then((m) => ({ default: m.ForgotPasswordDialog })));
 
 interface Captcha {
   key: string;
@@ -50,8 +60,11 @@ export function LoginPage() {
   const [domainTenant, setDomainTenant] = useState<string | null>(null);
   const [registering, setRegistering] = useState(false);
   const [forgot, setForgot] = useState(false);
+  // the dialogs opened so far: a dialog's code is loaded when it is first opened, then it stays mounted
+  const [opened, setOpened] = useState({ register: false, forgot: false, social: false });
   const typedTenant: string | undefined = Form.useWatch('tenantId', form);
   const social = useSocialReturn(async () => navigate(await afterLogin(), { replace: true }));
+  if (social.registration !== null && !opened.social) setOpened((o) => ({ ...o, social: true }));
 
   // the tenant serving this domain, when one is configured (spec 000 §7 'tenant info by domain')
   useEffect(() => {
@@ -113,15 +126,13 @@ export function LoginPage() {
       <div className="kc-login-lang">
         <LangSwitch />
       </div>
-      <Card className="kc-login-card" variant="borderless">
-        <Space direction="vertical" size={4} style={{ width: '100%', marginBottom: 24 }}>
-          <Typography.Title level={3} style={{ margin: 0 }}>
-            {t('app.name')}
-          </Typography.Title>
-          <Typography.Text type="secondary">{t('app.subtitle')}</Typography.Text>
-        </Space>
+      <div className="kc-login-card">
+        <div className="kc-login-title">
+          <h3>{t('app.name')}</h3>
+          <span>{t('app.subtitle')}</span>
+        </div>
         {social.error && <Alert type="error" showIcon message={social.error} style={{ marginBottom: 16 }} role="alert" />}
-        <Tabs
+        <LoginTabs
           defaultActiveKey="account"
           items={[
             {
@@ -138,7 +149,7 @@ export function LoginPage() {
                     <Input prefix={<UserOutlined />} autoComplete="username" />
                   </Form.Item>
                   <Form.Item name="password" label={t('login.password')} rules={[{ required: true, message: t('login.passwordRequired') }]}>
-                    <Input.Password prefix={<LockOutlined />} autoComplete="current-password" />
+                    <Password prefix={<LockOutlined />} autoComplete="current-password" />
                   </Form.Item>
                   <Form.Item label={t('login.captcha')} required htmlFor="login-code">
                     <Space.Compact style={{ width: '100%' }}>
@@ -161,34 +172,40 @@ export function LoginPage() {
               key: 'phone',
               label: t('login.byPhone'),
               children: (
-                <PhoneLogin
-                  tenantId={domainTenant ?? (getSession().tenantId || '000000')}
-                  tenantKnown={domainTenant !== null}
-                  onLoggedIn={async () => navigate(await afterLogin(), { replace: true })}
-                />
+                <Suspense fallback={null}>
+                  <PhoneLogin
+                    tenantId={domainTenant ?? (getSession().tenantId || '000000')}
+                    tenantKnown={domainTenant !== null}
+                    onLoggedIn={async () => navigate(await afterLogin(), { replace: true })}
+                  />
+                </Suspense>
               ),
             },
           ]}
         />
         <SocialButtons tenantId={domainTenant ?? typedTenant ?? (getSession().tenantId || '000000')} />
         <div className="kc-login-links">
-          <Button type="link" onClick={() => setRegistering(true)}>
+          <Button type="link" onClick={() => (setRegistering(true), setOpened((o) => ({ ...o, register: true })))}>
             {t('login.register')}
           </Button>
-          <Button type="link" onClick={() => setForgot(true)}>
+          <Button type="link" onClick={() => (setForgot(true), setOpened((o) => ({ ...o, forgot: true })))}>
             {t('login.forgot')}
           </Button>
         </div>
-        <RegisterDialog open={registering} tenantId={domainTenant ?? undefined} onClose={() => setRegistering(false)} />
-        <RegisterDialog
-          open={social.registration !== null}
-          tenantId={social.registration?.tenantId}
-          oauthId={social.registration?.oauthId}
-          initialValues={{ name: social.registration?.name, account: social.registration?.account }}
-          onClose={social.closeRegistration}
-        />
-        <ForgotPasswordDialog open={forgot} tenantId={domainTenant ?? undefined} onClose={() => setForgot(false)} />
-      </Card>
+        <Suspense fallback={null}>
+          {opened.register && <RegisterDialog open={registering} tenantId={domainTenant ?? undefined} onClose={() => setRegistering(false)} />}
+          {opened.social && (
+            <RegisterDialog
+              open={social.registration !== null}
+              tenantId={social.registration?.tenantId}
+              oauthId={social.registration?.oauthId}
+              initialValues={{ name: social.registration?.name, account: social.registration?.account }}
+              onClose={social.closeRegistration}
+            />
+          )}
+          {opened.forgot && <ForgotPasswordDialog open={forgot} tenantId={domainTenant ?? undefined} onClose={() => setForgot(false)} />}
+        </Suspense>
+      </div>
     </div>
   );
 }

@@ -1,7 +1,9 @@
 /**
  * i18next set-up (DESIGN §7: zh default, en complete). UI texts live beside the code of each area as maps of
- * key → `{ zh, en }` (shell/texts.ts, shell/error-log-texts.ts, runtime/texts.ts, components/texts.ts, designer/texts.ts), so a text cannot exist in one
- * language only; a test checks every entry has both. Schema labels do not come from here: they come from the
+ * key → `{ zh, en }` (shell/texts.ts, shell/error-log-texts.ts, runtime/texts.ts, components/texts.ts), so a text cannot exist in one
+ * language only; a test checks every entry has both. The designer's texts (designer/texts.ts) come with the
+ * designer's chunk, which adds them itself (`registerDesignerTexts`): the login route does not carry them
+ * (DESIGN §10). Schema labels do not come from here: they come from the
  * schema (title / titleEn).
  *
  * Importing this module initialises i18next's default instance (the app's entry imports it first; the client
@@ -19,11 +21,10 @@ import { shellTexts } from './texts.js';
 import { errorLogTexts } from './error-log-texts.js';
 import { runtimeTexts } from '../runtime/texts.js';
 import { componentTexts, onComponentTexts, type Texts } from '../components/texts.js';
-import { designerTexts } from '../../../designer/texts.js';
 
 export type { Texts };
 
-export const allTexts: Texts = { ...shellTexts, ...errorLogTexts, ...runtimeTexts, ...componentTexts, ...designerTexts };
+export const allTexts: Texts = { ...shellTexts, ...errorLogTexts, ...runtimeTexts, ...componentTexts };
 
 function pick(lang: 'zh' | 'en', texts: Texts = allTexts): Record<string, string> {
   return Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, v[lang]]));

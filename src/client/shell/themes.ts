@@ -98,6 +98,9 @@ export function themeVariables(spec: ThemeSpec, color?: string): Record<string, 
     '--kc-page-bg': spec.page,
     '--kc-surface': spec.dark ? '#141414' : '#ffffff',
     '--kc-border': spec.dark ? '#303030' : '#e8e8e8',
+    // text on a surface (antd's colorText / colorTextSecondary of the light and the dark algorithm)
+    '--kc-text': spec.dark ? 'rgba(255, 255, 255, 0.85)' : 'rgba(0, 0, 0, 0.88)',
+    '--kc-text-secondary': spec.dark ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.45)',
   };
 }
 
