@@ -65,6 +65,10 @@ export function PushNotifier() {
   const { notification } = App.useApp();
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // the latest navigate, read when a message's button is clicked: under the declarative router navigate changes
+  // with every path, and the poll below must not restart (and drop its queued messages) on each navigation
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
   const queue = useRef<number[]>([]);
   const signedIn = !!(s.token && s.currentRoleId);
 
@@ -83,7 +87,7 @@ export function PushNotifier() {
             message: m.title || t('push.title'),
             description: m.description ?? undefined,
             btn: path ? (
-              <Button type="primary" size="small" onClick={() => (notification.destroy(`push-${m.id}`), navigate(path))}>
+              <Button type="primary" size="small" onClick={() => (notification.destroy(`push-${m.id}`), navigateRef.current(path))}>
                 {t('push.go')}
               </Button>
             ) : undefined,
@@ -104,6 +108,6 @@ export function PushNotifier() {
       queue.current.forEach((id) => window.clearTimeout(id));
       queue.current = [];
     };
-  }, [signedIn, s.currentRoleId, notification, navigate, t]);
+  }, [signedIn, s.currentRoleId, notification, t]);
   return null;
 }
