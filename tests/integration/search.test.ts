@@ -145,6 +145,26 @@ describe('search index definitions', () => {
     expect(ids((await searchData(admin, `装置 ${TAG}`)).body)).toEqual([patents.before]);
   });
 
+  it('ranks the first 200 matches for the pages within them (total bounded there) and 1,000 for a page past them', async () => {
+    // 240 copies of one patent, renamed to share a word of their own, indexed by the rebuild job
+    const word = `${TAG}窗`;
+    await s.kernel.database.pool.query(
+      `INSERT INTO basic_patent SELECT (jsonb_populate_record(NULL::basic_patent, to_jsonb(p) || jsonb_build_object('id', p.id + g, 'name', $2 || ' 第' || g || '号'))).*
+         FROM basic_patent p, generate_series(1, 240) AS g WHERE p.id = $1::bigint`,
+      [patents.other, word],
+    );
+    const m = await call(s, admin, 'POST', `/api/es/index/mapping?id=${indexId}`);
+    await until('rebuilt', async () => (await call(s, admin, 'GET', `/api/blade-job/job/detail?id=${m.body.data.jobId}`)).body.data?.status === 'done');
+    const first = await call(s, admin, 'POST', '/api/es/index/getDataPage?current=1&size=10', { indexName: INDEX, keyword: word });
+    expect(first.body.data).toMatchObject({ total: 200, totalBounded: true, pages: 20 });
+    const past = await call(s, admin, 'POST', '/api/es/index/getDataPage?current=21&size=10', { indexName: INDEX, keyword: word });
+    expect(past.body.data).toMatchObject({ total: 240, current: 21, pages: 24 });
+    expect(past.body.data.totalBounded).toBeUndefined();
+    expect(past.body.data.records).toHaveLength(10);
+    await s.kernel.database.pool.query(`DELETE FROM basic_patent WHERE name LIKE $1`, [`${word}%`]);
+    await s.kernel.database.pool.query(`DELETE FROM search_document WHERE title LIKE $1`, [`${word}%`]);
+  });
+
   it('a dictionary word changes segmentation and results (re-segmented by a job); a stop word leaves queries', async () => {
     const before = await call(s, admin, 'GET', `/api/es/ikdic/analyze?text=${encodeURIComponent('绿色储粮新方法')}`);
     expect(before.body.data.words.slice(0, 2)).toEqual(['绿色', '储粮']);
