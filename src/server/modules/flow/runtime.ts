@@ -30,7 +30,8 @@ import { sql, type Db } from '../../core/db/index.js';
 import { ApiError } from '../../core/envelope.js';
 import type { AuthUser, OrgCache } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
-import { compile, evaluate, lookup, resolveValue, type ProcessInfo } from './bpmn.js';
+import { resolveValue, type ProcessInfo } from './bpmn.js';
+import { engineExpressions } from './expressions.js';
 import { closeTaskTodos } from './todo.js';
 import { deptIds, isMulti, openTask, TaskParts, type TaskSeed } from './parts.js';
 
@@ -77,7 +78,6 @@ export interface StepResult {
 }
 
 const displayName = (u: AuthUser) => u.realName || u.nickName || u.userName || u.account;
-const DEFAULT_EXPRESSION = /^\s*\$\{\s*(environment|content|properties|fields)\./;
 
 interface Collected {
   waits: Array<{ id: string; executionId: string; type: string }>;
@@ -117,17 +117,7 @@ export class FlowRuntime {
   /** Builds an engine whose `${…}` conditions read `vars` (see bpmn.ts `evaluate`). */
   private async engine(def: DefinitionRow, vars: Row): Promise<Engine> {
     const { Engine } = await loadBpmnEngine();
-    const expressions = {
-      resolveExpression(expr: string, message?: unknown) {
-        if (typeof expr === 'string' && !DEFAULT_EXPRESSION.test(expr) && /^\s*\$\{[\s\S]*\}\s*$/.test(expr)) {
-          compile(expr); // throws a readable reason for a condition outside the grammar
-          return evaluate(expr, vars);
-        }
-        return defaultResolve(expr, message);
-      },
-      isExpression: (text: string) => typeof text === 'string' && /^\$\{(.+?)\}$/.test(text),
-      hasExpression: (text: string) => typeof text === 'string' && /\$\{(.+?)\}/.test(text),
-    };
+    const expressions = engineExpressions(vars);
     return new Engine({ name: `${def.process_key}:${def.version}`, source: def.xml, expressions } as ConstructorParameters<typeof Engine>[0]);
   }
 
@@ -399,18 +389,4 @@ export class FlowRuntime {
 async function halt(engine: Engine): Promise<void> {
   if ((engine.state as string) !== 'running') return;
   await engine.stop().catch(() => undefined);
-}
-
-/**
- * bpmn-elements' own expressions (`${environment.variables.x}`, `${content.id}`): the value at the path in the
- * engine's message; inside a text, the text with the value put in.
- */
-function defaultResolve(expr: string, message: unknown): unknown {
-  const ctx = (message ?? {}) as Record<string, unknown>;
-  const whole = /^\$\{\s*([\w.]+)\s*\}$/.exec(expr);
-  if (whole) return lookup(ctx, whole[1]);
-  return expr.replace(/\$\{\s*([\w.]+)\s*\}/g, (_, p: string) => {
-    const v = lookup(ctx, p);
-    return v === undefined || v === null ? '' : String(v);
-  });
 }
