@@ -47,6 +47,8 @@ const T = {
   comments: { zh: '评论', en: 'Comments' },
   results: { zh: '搜索结果', en: 'Results' },
   found: { zh: '共找到 {n} 条', en: '{n} found' },
+  /** The search stopped counting at its window (search.ts CANDIDATES): more matched. */
+  foundMore: { zh: '找到超过 {n} 条', en: 'More than {n} found' },
   prev: { zh: '上一页', en: 'Previous' },
   next: { zh: '下一页', en: 'Next' },
   keyword: { zh: '标题关键词', en: 'Title keyword' },
@@ -228,7 +230,7 @@ export function registerPublicPages(app: FastifyInstance, db: Db): { domainsChan
     const items = (data.records as Row[]).map((h) => `<li><a href="/site/${s.id}/article/${esc(h.id)}">${esc(h.title)}</a><div class="hl">${highlight(h.highlight ?? '')}</div></li>`).join('');
     const qs = (n: number) => `?q=${encodeURIComponent(keyword)}&page=${n}`;
     const pager = `<p class="pager">${p > 1 ? `<a href="${qs(p - 1)}">${T.prev[lang]}</a>` : ''}${p * 20 < data.total ? `<a href="${qs(p + 1)}">${T.next[lang]}</a>` : ''}</p>`;
-    return page(reply, lang, s, `${T.results[lang]} - ${s.title}`, `<h2>${T.results[lang]}：${esc(keyword)}</h2><p>${T.found[lang].replace('{n}', String(data.total))}</p>${items ? `<ul class="list">${items}</ul>` : ''}${pager}`);
+    return page(reply, lang, s, `${T.results[lang]} - ${s.title}`, `<h2>${T.results[lang]}：${esc(keyword)}</h2><p>${(data.totalBounded ? T.foundMore : T.found)[lang].replace('{n}', String(data.total))}</p>${items ? `<ul class="list">${items}</ul>` : ''}${pager}`);
   });
   return {
     domainsChanged() {
