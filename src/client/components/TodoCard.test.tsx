@@ -2,15 +2,17 @@
 /**
  * TodoCard, the home page's 待办 / 已办 cards (issue 11 'Home'): asks the caller's to-do list for its state and
  * size, shows the total and the newest items (subject under the title; an unread open one marked), links an
- * item with a screen to its path inside a router and shows plain text outside one, speaks English, and says
+ * item with a screen to its path inside a router and shows plain text outside one, speaks English (and asks
+ * again when the language changes: the server answers the titles in the caller's language), and says
  * so when there is nothing or the list is refused; the registry knows it and the home dashboard places both.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { fail, ok, renderApp, setLang, type FakeServer } from '../runtime/test-utils.js';
 import { baseServer } from '../runtime/fixtures.js';
+import { updateSession } from '../runtime/session.js';
 import './catalog.js';
 import { components } from './registry.js';
 import { TodoCard, TODO_LIST_ENDPOINT } from './TodoCard.js';
@@ -58,6 +60,18 @@ describe('TodoCard', () => {
     expect(within(card).getByText('Done')).toBeTruthy();
     expect(within(card).getByText('请假流程：人事备案').closest('a')).toBeNull();
     expect(server.calls(TODO_LIST_ENDPOINT)[0].query).toEqual({ state: '1', current: '1', size: '20' }); // at most 20
+  });
+
+  it('asks again when the language changes: the server answers the titles in the caller’s language', async () => {
+    server.on('GET', TODO_LIST_ENDPOINT, (r: { headers: Record<string, string> }) =>
+      ok({ records: [{ ...DONE.records[0], title: r.headers['Accept-Language'] === 'en' ? 'Leave request: HR filing' : '请假流程：人事备案' }], total: 1 }));
+    renderApp(<TodoCard state={1} />);
+    const card = await screen.findByTestId('todo-card-1');
+    expect(within(card).getByText('请假流程：人事备案')).toBeTruthy();
+    // the session's language alone (the environment's `lang`), as the shell's switch changes it before i18next
+    act(() => updateSession({ lang: 'en' }));
+    await waitFor(() => expect(within(screen.getByTestId('todo-card-1')).getByText('Leave request: HR filing')).toBeTruthy());
+    expect(server.calls(TODO_LIST_ENDPOINT)).toHaveLength(2);
   });
 
   it('says there is nothing when the list is empty or refused', async () => {
