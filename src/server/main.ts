@@ -33,6 +33,13 @@ async function stop(signal: string) {
   say('stopped');
   process.exit(0);
 }
+// while stopping, the embedded PostgreSQL ends the connections a job or a listener still holds before their
+// pools are closed ('terminating connection due to administrator command'): not a failure of the server
+process.on('uncaughtException', (e) => {
+  if (stopping) return;
+  console.error(e);
+  process.exit(1);
+});
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
 

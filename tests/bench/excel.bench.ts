@@ -4,11 +4,15 @@
  *
  * `npm run bench:excel` (a few minutes):
  *
- * 1. Starts the real server as its own process (this file with `--server`: `tuneHeap` + `startKernel` +
- *    `buildApp` + listen, what `npm start` runs, without building the web client) over a fresh data folder in `<tmpdir>/kc-bench-excel-<pid>` (embedded PostgreSQL on a free port, migrations, table
- *    sync, demo seed, the seeded Excel templates), so that the server's memory is measured alone: its peak
- *    resident set (VmHWM of /proc/<pid>/status, the kernel's own high-water mark) is read before and after each
- *    step, and its current RSS sampled every 100 ms.
+ * 1. Starts the server with `npm start` itself — the build step (scripts/build-server.ts), then `node` with the
+ *    start script's flags running dist/server/main.mjs — over a fresh data folder in
+ *    `<tmpdir>/kc-bench-excel-<pid>` (embedded PostgreSQL on a free port, migrations, table sync, demo seed,
+ *    the seeded Excel templates). The web client is built first in this process when stale, so that the
+ *    server finds it current and does not build it. The server process (the node running main.mjs, found
+ *    among npm's descendants) is measured alone: its peak resident set (VmHWM of /proc/<pid>/status, the
+ *    kernel's own high-water mark) is read after each step and its current RSS sampled every 100 ms; its heap
+ *    figures (`process.memoryUsage()`) come from memory-probe.mjs, preloaded with `NODE_OPTIONS=--import`, every
+ *    250 ms.
  * 2. Logs in as `admin` and reads the seeded patent template (`detailByCode?code=patent`: its zh headers) and
  *    the labels of the dictionaries its columns translate.
  * 3. Writes `BENCH_ROWS` (default 100,000) valid patents into an .xlsx with exceljs's streaming writer in this
@@ -21,19 +25,22 @@
  * 6. Export: `GET exportData` of the same template (all rows: also a job, streamed through a cursor into the
  *    workbook writer), timed to the job's end, then the file is downloaded and its size printed.
  *
- * Printed: seconds, rows per second, the server's peak RSS during each step and a verdict line per step
- * against the budget (under 30 s, server under 300 MB) with each figure's ratio to it; the machine's load
- * average at the start (times on a shared machine are only comparable at a similar load). `BENCH_SERVER_NODE_OPTIONS` is passed to the server as
- * NODE_OPTIONS (e.g. `--max-old-space-size=160`, a heap cap: V8 otherwise grows its heap with the allocation
- * rate long before it collects). The exit code is 0 whatever the figures (a benchmark
- * is not a test); non-zero only when something fails. `BENCH_ROWS` changes the row count.
+ * Printed: the server's command line and the options it ran with (start script, NODE_OPTIONS, MALLOC_ARENA_MAX,
+ * the heap growth of core/heap.ts), its RSS and heap at rest; per step seconds, rows per second, the largest
+ * RSS and heap figures during the step, and a verdict line against the budget (under 30 s, server under
+ * 300 MB) with each figure's ratio to it; the machine's load average at the start and at the end (times on a
+ * shared machine are only comparable at a similar load). `BENCH_SERVER_NODE_OPTIONS` is added to the server's
+ * NODE_OPTIONS, to try an option before it goes into the start script. The exit code is 0 whatever the figures
+ * (a benchmark is not a test); non-zero only when something fails. `BENCH_ROWS` changes the row count.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import ExcelJS from 'exceljs';
+import { ensureClientBuild } from '../../src/server/client-build.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const BUDGET_S = 30;
@@ -59,14 +66,35 @@ function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
-/** Samples the RSS of `pid` every 100 ms while `work` runs; answers its result, seconds and the largest RSS seen. */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; seconds: number; maxRss: number; peak: number }> {
+/** One line of memory-probe.mjs: `process.memoryUsage()` of the server at time `t` (ms since the epoch), bytes. */
+interface HeapLine {
+  t: number;
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** The largest of each heap figure the server's probe wrote in `file` between `t0` and `t1`, as text in MB. */
+function heapText(file: string, t0: number, t1: number): string {
+  const lines = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').split('\n').filter(Boolean).map((l) => JSON.parse(l) as HeapLine);
+  const within = lines.filter((l) => l.t >= t0 && l.t <= t1);
+  const pick = within.length ? within : lines.slice(-1);
+  if (!pick.length) return 'heap figures: none (the probe wrote nothing)';
+  const max = (k: keyof HeapLine) => (Math.max(...pick.map((l) => l[k])) / 1048576).toFixed(0);
+  return `heapTotal ${max('heapTotal')} MB, heapUsed ${max('heapUsed')} MB, external ${max('external')} MB, arrayBuffers ${max('arrayBuffers')} MB (largest of ${pick.length} samples)`;
+}
+
+/** Samples the RSS of `pid` every 100 ms while `work` runs; answers its result, seconds, the largest RSS seen and the time span (ms since the epoch). */
+async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; seconds: number; maxRss: number; peak: number; t0: number; t1: number }> {
   let maxRss = memory(pid).rss;
   const timer = setInterval(() => (maxRss = Math.max(maxRss, memory(pid).rss)), 100);
   const t0 = performance.now();
+  const from = Date.now();
   try {
     const value = await work();
-    return { value, seconds: (performance.now() - t0) / 1000, maxRss: Math.max(maxRss, memory(pid).rss), peak: memory(pid).peak };
+    return { value, seconds: (performance.now() - t0) / 1000, maxRss: Math.max(maxRss, memory(pid).rss), peak: memory(pid).peak, t0: from, t1: Date.now() + 300 };
   } finally {
     clearInterval(timer);
   }
@@ -79,24 +107,44 @@ async function main(): Promise<void> {
   fs.chmodSync(dataDir, 0o755); // PostgreSQL runs as user postgres and must traverse it
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const memFile = path.join(dataDir, 'memory.jsonl');
   let server: ChildProcess | undefined;
+  let pid = 0;
   const stop = async () => {
     if (server && server.exitCode === null) {
-      server.kill('SIGINT'); // the server mode below stops the app and PostgreSQL cleanly
-      await new Promise((r) => server!.once('exit', r));
+      // main.ts stops the app and PostgreSQL cleanly on SIGINT; npm then exits with it
+      if (pid) process.kill(pid, 'SIGINT');
+      else server.kill('SIGINT');
+      const exited = new Promise((r) => server!.once('exit', r));
+      const late = setTimeout(() => {
+        say('the server did not stop in 60 s: killed');
+        for (const p of [pid, server!.pid].filter(Boolean)) {
+          try {
+            process.kill(p!, 'SIGKILL');
+          } catch {
+            /* gone */
+          }
+        }
+      }, 60_000);
+      await exited;
+      clearTimeout(late);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => void stop().finally(() => process.exit(130)));
   try {
-    say(`starting the server (data in ${dataDir}) ...`);
-    server = spawn(path.join(repo, 'node_modules/.bin/tsx'), [path.join(repo, 'tests/bench/excel.bench.ts'), '--server'], {
+    await ensureClientBuild(say); // current already, normally: then the server skips its own build too
+    const startScript = (JSON.parse(fs.readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+    const probe = pathToFileURL(path.join(repo, 'tests/bench/memory-probe.mjs')).href;
+    const nodeOptions = [process.env.NODE_OPTIONS, process.env.BENCH_SERVER_NODE_OPTIONS, `--import=${probe}`].filter(Boolean).join(' ');
+    say(`starting the server with \`npm start\` (${startScript}), data in ${dataDir} ...`);
+    server = spawn('npm', ['start', '--silent'], {
       cwd: repo,
-      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PG_PORT: String(await freePort()), NODE_ENV: 'production', ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}) },
+      env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', PG_PORT: String(await freePort()), NODE_ENV: 'production', NODE_OPTIONS: nodeOptions, BENCH_MEMORY_FILE: memFile },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     server.stdout!.on('data', () => undefined);
-    const pid = await serverPid(server.pid!);
+    pid = await serverPid(server.pid!);
     await waitReady(base);
     const password = fs.readFileSync(path.join(dataDir, 'initial-password'), 'utf8').trim();
     const token = await login(base, password);
@@ -112,7 +160,15 @@ async function main(): Promise<void> {
     const me = await api<{ deptId?: string; deptName?: string }>('/api/blade-user/info').catch(() => ({}) as { deptName?: string });
     const deptName = me.deptName ?? '集团科技信息部';
     const labels = { projectType: await dict('achievements_resource'), type: await dict('patent_type') };
-    say(`server pid ${pid} (node options: ${process.env.BENCH_SERVER_NODE_OPTIONS || 'none'}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} CPUs), RSS ${memory(pid).rss.toFixed(0)} MB at rest; template ${tpl.id} with ${tpl.columns.length} columns`);
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    // the server's own environment (the start script may set variables of its own)
+    const environ = new Map(fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)] as const));
+    const growing = environ.get('KC_HEAP_GROWING_PERCENT') ?? '25 (core/heap.ts default)';
+    say(`server pid ${pid}: ${cmdline}`);
+    say(`  flags: node ${cmdline.replace(/^\S+\s*/, '').replace(/\s*\S*dist\/server\/main\.mjs.*$/, '') || '(none)'}; NODE_OPTIONS=${environ.get('NODE_OPTIONS') ?? ''} (the probe is the bench's own); MALLOC_ARENA_MAX=${environ.get('MALLOC_ARENA_MAX') ?? 'unset'}; --heap-growing-percent=${growing} set at start by main.ts (core/heap.ts)`);
+    await new Promise((r) => setTimeout(r, 1000)); // a probe line or more
+    const rest = Date.now();
+    say(`load average ${loadText()} on ${os.cpus().length} CPUs; server RSS ${memory(pid).rss.toFixed(0)} MB at rest, ${heapText(memFile, rest - 1000, rest)}; template ${tpl.id} with ${tpl.columns.length} columns`);
 
     const file = path.join(dataDir, 'patents.xlsx');
     const tw = performance.now();
@@ -138,6 +194,7 @@ async function main(): Promise<void> {
     if (imp.value.status !== 'done') throw new Error(`import failed: ${imp.value.error}`);
     const count = await api<{ total: number; totalBounded?: boolean }>('/api/basic/patent/list?authorizationCode=BENCH-&size=1');
     say(`import: ${imp.value.writtenCount.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${Math.round(imp.value.writtenCount / imp.seconds).toLocaleString('en')} rows/s; server RSS max ${imp.maxRss.toFixed(0)} MB (peak since start ${imp.peak.toFixed(0)} MB); list total ${count.total}${count.totalBounded ? '+' : ''}`);
+    say(`  import heap: ${heapText(memFile, imp.t0, imp.t1)}`);
 
     // the imported rows reach the search index in a follow-up job (excel-after-commit, import-route.ts), after
     // the import's answer: timed on its own, so that the export below is measured alone
@@ -149,7 +206,7 @@ async function main(): Promise<void> {
       }
       return null; // none queued: the resource has no afterCommit hooks
     });
-    if (idx.value) say(`search indexing of the imported rows (follow-up job, not in the import's time): ${idx.seconds.toFixed(1)} s, ${idx.value.status}; server RSS max ${idx.maxRss.toFixed(0)} MB`);
+    if (idx.value) say(`search indexing of the imported rows (follow-up job, not in the import's time): ${idx.seconds.toFixed(1)} s, ${idx.value.status}; server RSS max ${idx.maxRss.toFixed(0)} MB; ${heapText(memFile, idx.t0, idx.t1)}`);
 
     // more rows than EXCEL_INLINE_ROWS (5,000) export as a job; fewer stream straight back
     const exp = await measured(pid, async () => {
@@ -162,6 +219,7 @@ async function main(): Promise<void> {
       return { rows: job.writtenCount, bytes: (await out.arrayBuffer()).byteLength, how: 'job' };
     });
     say(`export (${exp.value.how}): ${exp.value.rows.toLocaleString('en')} rows in ${exp.seconds.toFixed(1)} s = ${Math.round(exp.value.rows / exp.seconds).toLocaleString('en')} rows/s; server RSS max ${exp.maxRss.toFixed(0)} MB (peak since start ${exp.peak.toFixed(0)} MB); file ${(exp.value.bytes / 1048576).toFixed(1)} MB`);
+    say(`  export heap: ${heapText(memFile, exp.t0, exp.t1)}`);
 
     const ratio = (x: number, budget: number) => `${(x / budget).toFixed(2)}× the budget`;
     const verdict = (label: string, s: number, mb: number) =>
@@ -170,20 +228,42 @@ async function main(): Promise<void> {
       );
     verdict('import', imp.seconds, imp.maxRss);
     verdict('export', exp.seconds, exp.maxRss);
+    say(`server peak RSS over the whole run (VmHWM): ${memory(pid).peak.toFixed(0)} MB; load average at the end ${loadText()}`);
   } finally {
     await stop();
   }
 }
 
-/** The pid of the node process running the server (tsx starts node as its child). */
-async function serverPid(tsxPid: number): Promise<number> {
-  for (let i = 0; i < 50; i++) {
-    const kids = fs.existsSync(`/proc/${tsxPid}/task/${tsxPid}/children`) ? fs.readFileSync(`/proc/${tsxPid}/task/${tsxPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean) : [];
-    if (kids.length) return Number(kids[0]);
+/** The pid of the node process running dist/server/main.mjs among the descendants of `root` (npm, its shell). */
+async function serverPid(root: number): Promise<number> {
+  const children = (p: number) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    } catch {
+      return [];
+    }
+  };
+  const cmd = (p: number) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  for (let i = 0; i < 1200; i++) {
+    const todo = [root];
+    while (todo.length) {
+      const p = todo.pop()!;
+      const args = cmd(p).split('\0');
+      if (p !== root && path.basename(args[0]).startsWith('node') && args.some((a) => a.endsWith('dist/server/main.mjs'))) return p;
+      todo.push(...children(p));
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  return tsxPid;
+  throw new Error('no node process running dist/server/main.mjs appeared under npm start in 120 s');
 }
+
+const loadText = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
 
 async function waitReady(base: string): Promise<void> {
   for (let i = 0; i < 600; i++) {
@@ -242,39 +322,7 @@ async function writePatents(file: string, columns: Array<{ field: string; title:
   await wb.commit();
 }
 
-/** The server of the benchmark (`--server`): the kernel and the app over DATA_DIR, PORT, PG_PORT. */
-async function runServer(): Promise<void> {
-  (await import('../../src/server/core/heap.js')).tuneHeap(); // as main.ts does
-  const { loadConfig } = await import('../../src/server/core/config.js');
-  const { buildApp, startKernel } = await import('../../src/server/app.js');
-  const kernel = await startKernel(loadConfig());
-  const app = await buildApp(kernel);
-  await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
-  if (process.env.BENCH_TRACE_MEMORY) {
-    // the server's heap, off-heap and array buffers each second (stderr), to see what grows
-    const mb = (n: number) => (n / 1048576).toFixed(0);
-    setInterval(() => {
-      const m = process.memoryUsage();
-      console.error(`[mem] rss ${mb(m.rss)} heapTotal ${mb(m.heapTotal)} heapUsed ${mb(m.heapUsed)} external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`);
-    }, 1000).unref();
-  }
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await app.close().catch(() => undefined);
-    await kernel.close().catch(() => undefined);
-    process.exit(0);
-  };
-  // the embedded PostgreSQL may drop idle connections before the pools notice while stopping: not a failure
-  process.on('uncaughtException', (e) => {
-    if (!stopping) throw e;
-  });
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-}
-
-(process.argv.includes('--server') ? runServer() : main()).catch((e) => {
+main().catch((e) => {
   console.error(e);
   process.exitCode = 1;
 });

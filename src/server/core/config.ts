@@ -14,11 +14,23 @@
  *
  * Secrets are never configured here: they are generated on first start into DATA_DIR (see `secrets.ts`).
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Absolute path of the repository root (two levels above src/server/core). */
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/**
+ * The nearest folder at or above `from` that holds a package.json: the repository root, whether the server
+ * runs from its sources (src/server/core, `npm run dev`) or from its build (dist/server/main.mjs, `npm start`).
+ */
+export function findRepoRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json at or above ${from}`);
+  }
+}
+
+/** Absolute path of the repository root (see findRepoRoot). */
+export const repoRoot = findRepoRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 export interface ServerConfig {
   port: number;
