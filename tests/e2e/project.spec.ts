@@ -153,8 +153,12 @@ test('a project goes from declaration to acceptance, each step taken by its user
   await button(pick, '保存').click();
   await expect(page.getByText('新增成功')).toBeVisible();
   await expect(page.locator('.ant-table-row', { hasText: name })).toContainText('陈专');
+  // the list as answered after the pick (not an empty table before it loaded): the step is now the expert's
+  const listed = page.waitForResponse((r) => /\/api\/basic\/todo\/(list|myList|page)\b/.test(r.url()) && r.ok());
   await openMenu(page, '工作台', '我的待办');
-  await expect(page.locator('.ant-table-row', { hasText: name })).toHaveCount(0); // now the expert's
+  await listed;
+  await expect(page.locator('.ant-table-tbody')).toBeVisible();
+  await expect(page.locator('.ant-table-row', { hasText: name })).toHaveCount(0);
 
   // 4. the expert scores it on 专家评审, then completes the review step from the to-do list
   await logout(page);
