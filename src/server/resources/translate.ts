@@ -1,5 +1,6 @@
 /**
- * Cells ↔ record values for Excel templates (issue 13 'dictionary translation (values ↔ labels)').
+ * Cells ↔ record values of a resource's fields, for Excel templates and filled documents (issue 13 'dictionary
+ * translation (values ↔ labels)'; the Excel module's import and export, the documents module's templates).
  *
  * A template column is a field of the resource; how its value is written to and read from a cell follows the
  * field's schema (one schema, every layer — DESIGN §1.1), unless the template detail names a dictionary
@@ -21,11 +22,21 @@
  * take gives a fault (`M.notInDict`, `M.badNumber` …) that the import reports with the row and the column.
  * Dictionaries and departments are loaded once per import or export (`prepare`), for the caller's tenant.
  */
-import { sql, type Db } from '../../core/db/index.js';
-import type { ColumnDef } from '../../../shared/schema/derive.js';
-import type { FormNode } from '../../../shared/schema/types.js';
-import type { Lang } from '../../../shared/i18n/messages.js';
-import { M } from './messages.js';
+import { sql, type Db } from '../core/db/index.js';
+import type { ColumnDef } from '../../shared/schema/derive.js';
+import type { FormNode } from '../../shared/schema/types.js';
+import type { Lang } from '../../shared/i18n/messages.js';
+
+/** The faults and words of a cell, zh and en. */
+export const M = {
+  notInDict: (v: string): Text => ({ zh: `值「${v}」不在可选范围内`, en: `"${v}" is not one of the allowed values` }),
+  badNumber: (v: string): Text => ({ zh: `「${v}」不是数字`, en: `"${v}" is not a number` }),
+  badDate: (v: string): Text => ({ zh: `「${v}」不是有效的日期`, en: `"${v}" is not a valid date` }),
+  badBool: (v: string): Text => ({ zh: `「${v}」只能填 是 或 否`, en: `"${v}" must be Yes or No` }),
+  badJson: { zh: '内容不是有效的 JSON', en: 'The content is not valid JSON' },
+  yes: { zh: '是', en: 'Yes' },
+  no: { zh: '否', en: 'No' },
+};
 
 export type Translation =
   | { kind: 'dict'; code: string; biz: boolean }

@@ -25,7 +25,7 @@ import type { Db } from '../../core/db/index.js';
 import { labelOf, type ColumnDef } from '../../../shared/schema/derive.js';
 import type { FormNode } from '../../../shared/schema/types.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
-import { Translator, translationOf, type TemplateColumn } from '../excel/translate.js';
+import { Translator, translationOf, type TemplateColumn } from '../../resources/translate.js';
 
 type Row = Record<string, unknown>;
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';

@@ -8,7 +8,7 @@
  * copy of any of it), read through a server-side cursor (`DECLARE … CURSOR`, 1,000 rows per FETCH) and written
  * with exceljs's streaming `WorkbookWriter` (each row committed as it is written, the writer held to the
  * compressor's pace by `drained`), so memory does not grow with the number of rows. `ids` (a comma list, at most 1,000) limits the export to the checked rows; `scope`
- * = `myList` or `list-for-myCompany` exports those lists instead. Cells follow the template (translate.ts);
+ * = `myList` or `list-for-myCompany` exports those lists instead. Cells follow the template (resources/translate.ts);
  * headers are in the caller's language.
  *
  * Up to `inlineRows` rows (default 5,000, `EXCEL_INLINE_ROWS`) stream straight back as the download
@@ -32,7 +32,7 @@ import { buttonCode } from '../../../shared/contract/grants.js';
 import { isId } from '../../../shared/contract/ids.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { loadTemplate, type LoadedTemplate } from './templates.js';
-import { Translator } from './translate.js';
+import { Translator } from '../../resources/translate.js';
 import { M } from './messages.js';
 import { addReport } from './report.js';
 
@@ -135,7 +135,7 @@ export async function exactCount(engine: ResourceEngine, user: AuthUser, t: Load
 /**
  * The style of every data cell, one object: exceljs works a cell's style out again for every new style object
  * (styles-xform `addStyleModel`, a third of an export's time) and remembers it per object, so one shared
- * object is worked out once. Data cells are text or numbers without formatting (translate.ts `toCell`), which
+ * object is worked out once. Data cells are text or numbers without formatting (resources/translate.ts `toCell`), which
  * the default style shows as they are.
  */
 const PLAIN: Partial<ExcelJS.Style> = {};

@@ -5,7 +5,7 @@
  *
  * 1. Header: the first non-empty row; each cell names a template column by its zh or en header (or field
  *    name). No column recognised → 400 文件的表头与模板不符. Empty rows are skipped; none left → 文件中没有数据.
- * 2. Each row: cells → values (translate.ts: dictionaries, options, departments, yes/no, dates, numbers,
+ * 2. Each row: cells → values (resources/translate.ts: dictionaries, options, departments, yes/no, dates, numbers,
  *    JSON); then, as the generic submit does (resources/write.ts), an existing record's values under the
  *    imported ones (overwrite) or the fields' defaults (new), the schema's `clear` rules, the resource's own
  *    validator and messages (`engine.validate`), its `before` and `sum` rules (`ruleFaults`), its `x-ref` fields (the
@@ -42,7 +42,7 @@ import { labelOf } from '../../../shared/schema/derive.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
 import type { LoadedTemplate } from './templates.js';
-import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from './translate.js';
+import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from '../../resources/translate.js';
 import { M } from './messages.js';
 import { writeErrors } from './error-workbook.js';
 import { insertRows, ownCommitHooks, updateRow } from './import-write.js';

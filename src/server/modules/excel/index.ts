@@ -1,7 +1,7 @@
 /**
  * The Excel area (spec 002 §2, §4, §5, §7, §8; DESIGN §8 "Excel"; issue 13): templates and their columns
  * (templates.ts), export (export.ts) and import (import.ts, import-route.ts, its faults: error-workbook.ts) through exceljs's streaming reader
- * and writer, both as jobs when large (core/jobs.ts), the cells' translation (translate.ts), the report list of
+ * and writer, both as jobs when large (core/jobs.ts), the cells' translation (resources/translate.ts), the report list of
  * generated files (report.ts), the seeded templates (seed.ts), and a resource's own names for these calls
  * (schema key `excelCalls`: aliases.ts). Its tables come from its schemas
  * (schemas/system/exceltemplate.json, exceltemplatedetail.json, report.json) through table sync.

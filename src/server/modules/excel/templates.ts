@@ -35,7 +35,7 @@ import { writeOnlyFields } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { isRequiredStatic } from '../../../shared/schema/derive.js';
 import { M } from './messages.js';
-import { translationOf, type TemplateColumn } from './translate.js';
+import { translationOf, type TemplateColumn } from '../../resources/translate.js';
 
 export const TEMPLATE = 'system/exceltemplate';
 export const DETAIL = 'system/exceltemplatedetail';
