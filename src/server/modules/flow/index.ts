@@ -15,8 +15,7 @@ import { deployShipped } from './deploy.js';
 import { FlowRuntime } from './runtime.js';
 import { FlowBinding } from './binding.js';
 import { registerManagerRoutes } from './manager.js';
-import { registerTodoRoutes, todoDelivery } from './todo.js';
-import { channelsOfUsers } from '../system/msgsetting.js';
+import { registerTodoRoutes } from './todo.js';
 import { FlowTimers } from './timers.js';
 import { sourceReader } from './parts.js';
 import { sql, type Db } from '../../core/db/index.js';
@@ -68,7 +67,5 @@ export const module: Module = {
     binding.mount(app);
     registerManagerRoutes(app, db, k.engine);
     registerTodoRoutes(app, db, k.org);
-    // who receives which kinds, by which channels: the users' message settings (system/usermsgsetting)
-    todoDelivery.channels = (d, tenantId, users, kind) => channelsOfUsers(k.engine, d, tenantId, users, kind);
   },
 };

@@ -19,8 +19,8 @@
  *   `content` in the caller's language (Accept-Language; the English falls back to the zh text when a row has
  *   none: a notice an administrator wrote, rows from before), so the home page's cards, the notice pop-up and the
  *   lists follow the UI's language; the `title` filter of `list` matches either.
- * - Delivery (issue 11 'message settings decide which kinds a user receives'; system/msgsetting.ts): each user's
- *   channels for the kind — `todo` for task to-dos, `notice` for notices. `site`: the row is pushed (myPush);
+ * - Delivery (issue 11 'message settings decide which kinds a user receives'; system/msgsetting.ts, reached
+ *   through core/message-channels.ts): each user's channels for the kind — `todo` for task to-dos, `notice` for notices. `site`: the row is pushed (myPush);
  *   a task to-do without `site` is still listed and counted (it is the user's work) but never pushed, a notice
  *   without `site` is not stored for that user. `sms` / `email`: the title (and content) go to the user's phone
  *   / e-mail through the outbox (core/outbox.ts; a user without one gets nothing there), queued in the step's
@@ -46,18 +46,12 @@ import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { Outbox, smsProviderFromEnv } from '../../core/outbox.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
+import { channelsOfUsers } from '../../core/message-channels.js';
 
 type Row = Record<string, unknown>;
 
 /** Push messages per poll (spec 000 §4: at most 10 notifications). */
 export const PUSH_MAX = 10;
-
-/**
- * How to-dos reach users: `channels(db, tenantId, userIds, kind)` → each user's channels (`site`, `sms`,
- * `email`) for the message kind. The flow module sets it at start from the message settings
- * (system/msgsetting.ts `channelsOfUsers`); unset, everyone gets site messages only.
- */
-export const todoDelivery: { channels: ((db: Db, tenantId: string, userIds: string[], kind: string) => Promise<Map<string, string[]>>) | null } = { channels: null };
 
 export interface TaskTodo {
   tenantId: string;
@@ -135,12 +129,6 @@ export async function taskTexts(db: Db, t: TaskTodo): Promise<TodoTexts> {
   };
 }
 
-/** Each user's channels for message `kind` (everyone `site` when no setting reader is configured). */
-async function channelsFor(db: Db, tenantId: string, users: string[], kind: string): Promise<Map<string, string[]>> {
-  if (todoDelivery.channels) return todoDelivery.channels(db, tenantId, users, kind);
-  return new Map(users.map((u) => [u, ['site']]));
-}
-
 /**
  * Queues `title` / `content` as SMS and e-mail for the users whose channels ask for them (module comment),
  * through `db` — the caller's transaction: the messages leave after it committed (core/outbox-dispatch.ts),
@@ -167,7 +155,7 @@ export async function createTaskTodos(db: Db, org: OrgCache, t: TaskTodo): Promi
   const users = await taskUsers(db, org, t.tenantId, t.assignee, t.roles, t.depts);
   if (users.length === 0) return 0;
   const { title, content, titleEn, contentEn } = await taskTexts(db, t);
-  const channels = await channelsFor(db, t.tenantId, users, 'todo');
+  const channels = await channelsOfUsers(db, t.tenantId, users, 'todo');
   const ids = users.map(() => nextId());
   const quiet = users.map((u) => !(channels.get(u) ?? ['site']).includes('site')); // listed, never pushed
   await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, title_en, content_en, path, type, business_type, business_id, business_name, task_id, create_user, create_dept, push_time)
@@ -359,7 +347,7 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     const known = (await sql<{ id: string }>`SELECT id::text AS id FROM blade_user WHERE tenant_id = ${u.tenantId} AND is_deleted = 0 AND id = ANY(${userIds}::bigint[])`.execute(db)).rows.map((r) => r.id);
     if (known.length !== new Set(userIds).size) throw new ApiError(400, 'badParam', { param: 'userIds' });
     // a notice reaches the users whose `notice` setting has the site channel; SMS / e-mail as they chose
-    const channels = await channelsFor(db, u.tenantId, known, 'notice');
+    const channels = await channelsOfUsers(db, u.tenantId, known, 'notice');
     const site = known.filter((x) => (channels.get(x) ?? ['site']).includes('site'));
     const ids = site.map(() => nextId());
     await sql`INSERT INTO basic_todo (id, tenant_id, user_id, title, content, path, type, create_user, create_dept)

@@ -14,7 +14,8 @@ import { registerRoleModule } from './roles.js';
 import { registerMenuModule } from './menus.js';
 import { registerBanIpModule } from './banip.js';
 import { registerVersionModule } from './versions.js';
-import { registerMsgSettingModule } from './msgsetting.js';
+import { channelsOfUsers, registerMsgSettingModule } from './msgsetting.js';
+import { messageChannels } from '../../core/message-channels.js';
 import { registerMenuPanelModule } from './menupanel.js';
 import { registerClientParams } from './client-params.js';
 import { registerBannerHooks } from './banners.js';
@@ -45,6 +46,8 @@ export const module: Module = {
     registerBanIpModule(app, k.engine, k.grants); // ban-IP list, unseal, banned logins, automatic bans (banip.ts)
     registerVersionModule(app, k.engine); // version history, startVersion, selectVersion (versions.ts)
     registerMsgSettingModule(app, k.engine); // getMySetting, saveMySetting (msgsetting.ts)
+    // who receives which kinds of notice by which channels, for the senders of other modules (core/message-channels.ts)
+    messageChannels.ofUsers = (db, tenantId, users, kind) => channelsOfUsers(k.engine, db, tenantId, users, kind);
     registerMenuPanelModule(app, k.engine); // getMyPanel, getDefaultPanel, saveMyPanel, configurationDefaultPanel (menupanel.ts)
     registerClientParams(app, k.database.db); // the parameters the web client reads, disable_devtool (client-params.ts)
     registerBannerHooks(k.engine); // banners (banners.ts)

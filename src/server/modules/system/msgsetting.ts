@@ -84,8 +84,8 @@ export async function channelsOf(engine: ResourceEngine, db: Db, tenantId: strin
 
 /**
  * The channels of many users of `tenantId` for notices of kind `kind` at once (one query): user id → their saved
- * choice, else the schema default; an unknown kind gives every user no channel. For the to-do senders
- * (flow/todo.ts `todoDelivery`).
+ * choice, else the schema default; an unknown kind gives every user no channel. The system module offers it to
+ * the senders of other modules as core/message-channels.ts `messageChannels.ofUsers` (flow's to-dos).
  */
 export async function channelsOfUsers(engine: ResourceEngine, db: Db, tenantId: string, userIds: string[], kind: string): Promise<Map<string, Channel[]>> {
   const r = engine.current(engine.registry.get(MSG_SETTING_RESOURCE));
