@@ -15,7 +15,8 @@ import { deployShipped } from './deploy.js';
 import { FlowRuntime } from './runtime.js';
 import { FlowBinding } from './binding.js';
 import { registerManagerRoutes } from './manager.js';
-import { registerTodoRoutes } from './todo.js';
+import { createTaskTodos, registerTodoRoutes } from './todo.js';
+import { todoPort } from '../../core/todo-port.js';
 import { FlowTimers } from './timers.js';
 import { sourceReader } from './parts.js';
 import { sql, type Db } from '../../core/db/index.js';
@@ -67,5 +68,7 @@ export const module: Module = {
     binding.mount(app);
     registerManagerRoutes(app, db, k.engine);
     registerTodoRoutes(app, db, k.org);
+    // other modules hand users work as to-dos through core/todo-port.ts (spider: a finished crawl)
+    todoPort.create = createTaskTodos;
   },
 };

@@ -47,33 +47,15 @@ import { isId } from '../../../shared/contract/ids.js';
 import { Outbox, smsProviderFromEnv } from '../../core/outbox.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { channelsOfUsers } from '../../core/message-channels.js';
+import type { TodoRequest } from '../../core/todo-port.js';
 
 type Row = Record<string, unknown>;
 
 /** Push messages per poll (spec 000 §4: at most 10 notifications). */
 export const PUSH_MAX = 10;
 
-export interface TaskTodo {
-  tenantId: string;
-  taskId: string;
-  taskName: string | null;
-  processName: string;
-  /** the English names of the process and the task (bpmn.ts `kc:nameEn`; the zh names when absent) */
-  processNameEn?: string | null;
-  taskNameEn?: string | null;
-  /** the process key: a task of a process takes the to-do template of its kind (module comment) */
-  processKey?: string;
-  /** who started the process, for the template's `{initiatorName}` */
-  initiatorName?: string | null;
-  businessType: string;
-  businessId: string;
-  businessName: string | null;
-  assignee: string | null;
-  roles: string[];
-  depts: string[];
-  path: string | null;
-  from: AuthUser;
-}
+/** A to-do to create (core/todo-port.ts: the same shape for the flow's tasks and other modules' work). */
+export type TaskTodo = TodoRequest;
 
 /** The users a task is for (see the module comment). */
 export async function taskUsers(db: Db, org: OrgCache, tenantId: string, assignee: string | null, roles: string[], depts: string[]): Promise<string[]> {

@@ -13,9 +13,9 @@
  *   last; at most 240 minutes), pages fetched, rows stored and errors — from its log (spider_tasklog):
  *   `{taskStatus, pagesCount, rowsCount, errorCount, jobId, perMinute: [{minute (yyyy-MM-dd HH:mm:ss, the
  *   server's time zone as every date of the contract), time (HH:mm), pages, rows, errors}]}`.
- * - `notifyFinished`: called when a crawl ends done or failed; every message user gets a to-do (the flow
- *   module's `createTaskTodos`, the same rows as a workflow to-do: it shows in the to-do list and is pushed
- *   by `myPush`) linking to the task list, titled with the task's name and outcome.
+ * - `notifyFinished`: called when a crawl ends done or failed; every message user gets a to-do (core/todo-port.ts
+ *   `createTodos`: the flow module's rows, as a workflow to-do — it shows in the to-do list and is pushed by
+ *   `myPush`) linking to the task list, titled with the task's name and outcome.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql, type Db } from '../../core/db/index.js';
@@ -24,7 +24,7 @@ import type { AuthUser, OrgCache } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Registry } from '../../resources/registry.js';
 import { isId } from '../../../shared/contract/ids.js';
-import { createTaskTodos } from '../flow/todo.js';
+import { createTodos } from '../../core/todo-port.js';
 import { TASK_STATUS } from './crawl.js';
 
 export const MANAGE_MESSAGES = {
@@ -53,7 +53,7 @@ export async function notifyFinished(db: Db, org: OrgCache, owner: AuthUser, tas
   const outcomeEn = status === TASK_STATUS.done ? `Crawl finished: ${Number(t.rows_count ?? 0)} rows, ${Number(t.error_count ?? 0)} errors` : 'Crawl failed';
   let n = 0;
   for (const assignee of users) {
-    n += await createTaskTodos(db, org, {
+    n += await createTodos(db, org, {
       tenantId: owner.tenantId, taskId: jobId, taskName: outcome, processName: `采集任务「${String(t.name ?? '')}」`, businessType: 'spider/task', businessId: taskId,
       taskNameEn: outcomeEn, processNameEn: `Crawl task "${String(t.name ?? '')}"`,
       businessName: String(t.name ?? ''), assignee, roles: [], depts: [], path: '/spider/task', from: owner,
