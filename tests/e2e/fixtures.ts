@@ -120,9 +120,12 @@ export async function typeDate(item: Locator, date: string): Promise<void> {
 /**
  * Opens /login and answers the captcha text of the captcha the page shows: the text comes from the
  * `X-Test-Captcha` header of the captcha request the page made (a test server only), and the image on the
- * page must be that captcha's.
+ * page must be that captcha's. A login page already shown (where a logout leads) is first let to show its own
+ * captcha: its answer, arriving while the new page loads, would otherwise be taken for the new page's, and
+ * its body is gone once the new page replaces it.
  */
 export async function openLogin(page: Page): Promise<string> {
+  if (new URL(page.url(), 'http://127.0.0.1').pathname === '/login') await page.locator('img.kc-captcha').waitFor();
   const answer = nextCaptcha(page);
   await page.goto('/login');
   return answer;
