@@ -26,9 +26,9 @@
  *    workbook writer), timed to the job's end, then the file is downloaded and its size printed.
  *
  * Printed: the server's command line and the options it ran with (start script, NODE_OPTIONS, MALLOC_ARENA_MAX,
- * the heap growth of core/heap.ts), its RSS and heap at rest; per step seconds, rows per second, the largest
- * RSS and heap figures during the step, and a verdict line against the budget (under 30 s, server under
- * 300 MB) with each figure's ratio to it; the machine's load average at the start and at the end (times on a
+ * the heap growth of core/heap.ts), its RSS and heap at rest; per step seconds, rows per second, the server's
+ * CPU seconds (comparable across loads), the largest RSS and heap figures during the step, and a verdict line
+ * against the budget (under 30 s, server under 300 MB) with each figure's ratio to it; the machine's load average at the start and at the end (times on a
  * shared machine are only comparable at a similar load). `BENCH_SERVER_NODE_OPTIONS` is added to the server's
  * NODE_OPTIONS, to try an option before it goes into the start script. The exit code is 0 whatever the figures
  * (a benchmark is not a test); non-zero only when something fails. `BENCH_ROWS` changes the row count.
@@ -66,6 +66,15 @@ function memory(pid: number): { rss: number; peak: number } {
   return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
 }
 
+/**
+ * CPU seconds the process `pid` has used so far (user + system, /proc/<pid>/stat at 100 ticks a second): unlike
+ * the wall time, hardly changed by the load of the machine, so runs at different loads compare.
+ */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime: fields 14 and 15 of stat(5)
+}
+
 /** One line of memory-probe.mjs: `process.memoryUsage()` of the server at time `t` (ms since the epoch), bytes. */
 interface HeapLine {
   t: number;
@@ -87,14 +96,15 @@ function heapText(file: string, t0: number, t1: number): string {
 }
 
 /** Samples the RSS of `pid` every 100 ms while `work` runs; answers its result, seconds, the largest RSS seen and the time span (ms since the epoch). */
-async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; seconds: number; maxRss: number; peak: number; t0: number; t1: number }> {
+async function measured<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; seconds: number; cpu: number; maxRss: number; peak: number; t0: number; t1: number }> {
   let maxRss = memory(pid).rss;
+  const cpu0 = cpuSeconds(pid);
   const timer = setInterval(() => (maxRss = Math.max(maxRss, memory(pid).rss)), 100);
   const t0 = performance.now();
   const from = Date.now();
   try {
     const value = await work();
-    return { value, seconds: (performance.now() - t0) / 1000, maxRss: Math.max(maxRss, memory(pid).rss), peak: memory(pid).peak, t0: from, t1: Date.now() + 300 };
+    return { value, seconds: (performance.now() - t0) / 1000, cpu: cpuSeconds(pid) - cpu0, maxRss: Math.max(maxRss, memory(pid).rss), peak: memory(pid).peak, t0: from, t1: Date.now() + 300 };
   } finally {
     clearInterval(timer);
   }
@@ -193,7 +203,7 @@ async function main(): Promise<void> {
     });
     if (imp.value.status !== 'done') throw new Error(`import failed: ${imp.value.error}`);
     const count = await api<{ total: number; totalBounded?: boolean }>('/api/basic/patent/list?authorizationCode=BENCH-&size=1');
-    say(`import: ${imp.value.writtenCount.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${Math.round(imp.value.writtenCount / imp.seconds).toLocaleString('en')} rows/s; server RSS max ${imp.maxRss.toFixed(0)} MB (peak since start ${imp.peak.toFixed(0)} MB); list total ${count.total}${count.totalBounded ? '+' : ''}`);
+    say(`import: ${imp.value.writtenCount.toLocaleString('en')} rows in ${imp.seconds.toFixed(1)} s = ${Math.round(imp.value.writtenCount / imp.seconds).toLocaleString('en')} rows/s (server CPU ${imp.cpu.toFixed(1)} s); server RSS max ${imp.maxRss.toFixed(0)} MB (peak since start ${imp.peak.toFixed(0)} MB); list total ${count.total}${count.totalBounded ? '+' : ''}`);
     say(`  import heap: ${heapText(memFile, imp.t0, imp.t1)}`);
 
     // the imported rows reach the search index in a follow-up job (excel-after-commit, import-route.ts), after
@@ -206,7 +216,7 @@ async function main(): Promise<void> {
       }
       return null; // none queued: the resource has no afterCommit hooks
     });
-    if (idx.value) say(`search indexing of the imported rows (follow-up job, not in the import's time): ${idx.seconds.toFixed(1)} s, ${idx.value.status}; server RSS max ${idx.maxRss.toFixed(0)} MB; ${heapText(memFile, idx.t0, idx.t1)}`);
+    if (idx.value) say(`search indexing of the imported rows (follow-up job, not in the import's time): ${idx.seconds.toFixed(1)} s (server CPU ${idx.cpu.toFixed(1)} s), ${idx.value.status}; server RSS max ${idx.maxRss.toFixed(0)} MB; ${heapText(memFile, idx.t0, idx.t1)}`);
 
     // more rows than EXCEL_INLINE_ROWS (5,000) export as a job; fewer stream straight back
     const exp = await measured(pid, async () => {
@@ -218,7 +228,7 @@ async function main(): Promise<void> {
       const out = await fetch(`${base}/api/blade-job/job/file?id=${data.jobId}`, { headers });
       return { rows: job.writtenCount, bytes: (await out.arrayBuffer()).byteLength, how: 'job' };
     });
-    say(`export (${exp.value.how}): ${exp.value.rows.toLocaleString('en')} rows in ${exp.seconds.toFixed(1)} s = ${Math.round(exp.value.rows / exp.seconds).toLocaleString('en')} rows/s; server RSS max ${exp.maxRss.toFixed(0)} MB (peak since start ${exp.peak.toFixed(0)} MB); file ${(exp.value.bytes / 1048576).toFixed(1)} MB`);
+    say(`export (${exp.value.how}): ${exp.value.rows.toLocaleString('en')} rows in ${exp.seconds.toFixed(1)} s = ${Math.round(exp.value.rows / exp.seconds).toLocaleString('en')} rows/s (server CPU ${exp.cpu.toFixed(1)} s); server RSS max ${exp.maxRss.toFixed(0)} MB (peak since start ${exp.peak.toFixed(0)} MB); file ${(exp.value.bytes / 1048576).toFixed(1)} MB`);
     say(`  export heap: ${heapText(memFile, exp.t0, exp.t1)}`);
 
     const ratio = (x: number, budget: number) => `${(x / budget).toFixed(2)}× the budget`;
