@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { SchemaPage } from '../runtime/SchemaPage.js';
 import { pageForPath } from '../runtime/menu-pages.js';
 import { ok, renderApp, setLang, type FakeRequest, type FakeServer } from '../runtime/test-utils.js';
@@ -50,6 +50,20 @@ describe('FullTextSearch', () => {
     expect(screen.queryByRole('button', { name: /智能问答/ })).toBeNull();
     fireEvent.click(screen.getByTitle('2'));
     expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
+  });
+
+  it('says "more than" when the server stopped counting at its window, in zh and en', async () => {
+    server.on('GET', '/api/portal/content/searchByGPT', ok({ configured: false }));
+    server.on('GET', '/api/portal/content/searchByEs', ok({ records: hits(1), total: 200, totalBounded: true, words: ['粮温'] }));
+    render();
+    search('粮温');
+    expect(await screen.findByText('找到超过 200 条')).toBeTruthy();
+    expect(screen.queryByText('共找到 200 条')).toBeNull();
+    cleanup();
+    setLang('en');
+    render();
+    search('粮温');
+    expect(await screen.findByText('More than 200 found')).toBeTruthy();
   });
 
   it('searches the chosen resource: achievements and projects have their own searchByEs and no 智能问答', async () => {

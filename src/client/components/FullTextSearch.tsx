@@ -41,6 +41,8 @@ interface Hit {
 interface Page {
   records: Hit[];
   total: number;
+  /** The search stopped counting at its window (the server's 200 ranked candidates): more matched. */
+  totalBounded?: boolean;
 }
 
 interface Answer {
@@ -118,7 +120,7 @@ export function FullTextSearch({ endpoint: single, gptEndpoint: singleGpt, size 
             <Spin />
           ) : page && page.records.length ? (
             <>
-              <Typography.Text type="secondary">{t('cmp.search.found', { n: page.total })}</Typography.Text>
+              <Typography.Text type="secondary">{t(page.totalBounded ? 'cmp.search.foundMore' : 'cmp.search.found', { n: page.total })}</Typography.Text>
               <List
                 dataSource={page.records}
                 rowKey="id"

@@ -64,6 +64,7 @@ export function registerBusiness(): void {
     texts: {
       'cmp.search.placeholder': { zh: '请输入关键词，多个词以空格分隔', en: 'Keywords, separated by spaces' },
       'cmp.search.found': { zh: '共找到 {{n}} 条', en: '{{n}} found' },
+      'cmp.search.foundMore': { zh: '找到超过 {{n}} 条', en: 'More than {{n}} found' },
       'cmp.search.none': { zh: '没有找到相关内容', en: 'Nothing found' },
       'cmp.search.ask': { zh: '智能问答', en: 'Ask' },
       'cmp.search.answer': { zh: '智能问答（依据检索结果）', en: 'Answer (from the hits)' },
