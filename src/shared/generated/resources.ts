@@ -2170,6 +2170,20 @@ export const todoRecordSchema = {
       ],
       "maxLength": 1000
     },
+    "titleEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "contentEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
     "type": {
       "type": [
         "integer",
@@ -7389,6 +7403,20 @@ export const todotemplateRecordSchema = {
       "maxLength": 200
     },
     "content": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 1000
+    },
+    "titleEn": {
+      "type": [
+        "string",
+        "null"
+      ],
+      "maxLength": 200
+    },
+    "contentEn": {
       "type": [
         "string",
         "null"
