@@ -128,6 +128,12 @@ describe('search index definitions', () => {
     const fresh = await call(s, admin, 'GET', `/api/es/index/searchData?indexName=${INDEX}&keyword=${encodeURIComponent(keyword)}`, undefined, { 'cache-control': 'no-cache' });
     expect(fresh.res.headers['x-search-cache']).toBe('miss');
     expect(ids(fresh.body)).toEqual([patents.other]);
+    // a write that no index reads leaves the cached page alone
+    const param = await call(s, admin, 'POST', '/api/blade-system/param/submit', { paramName: '检索缓存', paramKey: `${TAG}cache`, paramValue: '1' });
+    expect(param.status, JSON.stringify(param.body)).toBe(200);
+    expect((await call(s, admin, 'POST', `/api/blade-system/param/remove?ids=${param.body.data.id}`)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 300)); // any notification would have arrived
+    expect((await searchData(admin, keyword)).res.headers['x-search-cache']).toBe('hit');
     // the same words from another tenant: its own (empty) page, not the cached one
     const o = await call(s, other, 'GET', `/api/es/index/searchData?keyword=${encodeURIComponent(keyword)}`);
     expect(o.body.data.records).toEqual([]);

@@ -143,8 +143,9 @@ export async function indexRecords(db: Db, registry: Registry, segmenters: Segme
   return cols.id.length;
 }
 
-/** Drops the documents of records `ids` of `resource` from every index of the tenant. */
-export async function dropRecords(db: Db, tenantId: string, resource: string, ids: string[]): Promise<void> {
-  if (!ids.length) return;
-  await sql`DELETE FROM search_document WHERE tenant_id = ${tenantId} AND resource = ${resource} AND record_id = ANY(${ids}::bigint[])`.execute(db);
+/** Drops the documents of records `ids` of `resource` from every index of the tenant; answers how many went. */
+export async function dropRecords(db: Db, tenantId: string, resource: string, ids: string[]): Promise<number> {
+  if (!ids.length) return 0;
+  const r = await sql`DELETE FROM search_document WHERE tenant_id = ${tenantId} AND resource = ${resource} AND record_id = ANY(${ids}::bigint[])`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }

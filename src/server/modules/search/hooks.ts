@@ -69,17 +69,19 @@ export function registerSearchHooks(d: HookDeps, cache: IndexCache): void {
   engine.hooksAll({
     async afterCommit({ action, ids, user, resource }) {
       const name = resource.schema.name;
+      let written = 0;
       try {
-        if (action === 'remove') await dropRecords(db, user.tenantId, name, ids);
+        if (action === 'remove') written = await dropRecords(db, user.tenantId, name, ids);
         else {
-          for (const def of (await cache.of(user.tenantId)).filter((x) => x.resource === name && x.enabled)) {
-            await indexRecords(db, d.registry, d.segmenters, def, ids);
-          }
+          const defs = (await cache.of(user.tenantId)).filter((x) => x.resource === name && x.enabled);
+          // (re-)indexing also drops a record that no longer qualifies: any definition that ran counts as a write
+          for (const def of defs) written += 1 + (await indexRecords(db, d.registry, d.segmenters, def, ids));
         }
       } catch (e) {
+        written++;
         d.log(e);
       } finally {
-        d.written?.();
+        if (written) d.written?.();
       }
     },
   });

@@ -33,24 +33,32 @@ async function down(db: Kysely<any>): Promise<void> {
 }
 
 /**
- * `search/0002_notify`: every statement that writes search_document (indexing on write, the jobs, a bulk load)
- * sends `kc_cache count:search_document` — on commit, once per transaction — so each node's search result cache
- * (result-cache.ts) drops the pages it built from the old documents, whoever wrote them.
+ * `search/0002_notify`: every statement that changes rows of search_document (indexing on write, the jobs, a bulk
+ * load) sends `kc_cache count:search_document` — on commit, once per transaction — so each node's search result
+ * cache (result-cache.ts) drops the pages it built from the old documents, whoever wrote them. A statement that
+ * changed no row (removing records of a resource no index names) sends nothing: the transition table is empty.
  */
 async function upNotify(db: Kysely<any>): Promise<void> {
   await sql.raw(`
 CREATE FUNCTION search_document_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_notify('kc_cache', 'count:search_document');
+  IF EXISTS (SELECT 1 FROM changed) THEN
+    PERFORM pg_notify('kc_cache', 'count:search_document');
+  END IF;
   RETURN NULL;
 END $$;
-CREATE TRIGGER search_document_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON search_document
+CREATE TRIGGER search_document_inserted AFTER INSERT ON search_document REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION search_document_changed();
+CREATE TRIGGER search_document_updated AFTER UPDATE ON search_document REFERENCING NEW TABLE AS changed
+  FOR EACH STATEMENT EXECUTE FUNCTION search_document_changed();
+CREATE TRIGGER search_document_deleted AFTER DELETE ON search_document REFERENCING OLD TABLE AS changed
   FOR EACH STATEMENT EXECUTE FUNCTION search_document_changed();
 `).execute(db);
 }
 
 async function downNotify(db: Kysely<any>): Promise<void> {
-  await sql.raw('DROP TRIGGER IF EXISTS search_document_changed ON search_document; DROP FUNCTION IF EXISTS search_document_changed()').execute(db);
+  await sql.raw(`DROP TRIGGER IF EXISTS search_document_inserted ON search_document; DROP TRIGGER IF EXISTS search_document_updated ON search_document;
+DROP TRIGGER IF EXISTS search_document_deleted ON search_document; DROP FUNCTION IF EXISTS search_document_changed()`).execute(db);
 }
 
 export const migrations = { '0001_documents': { up, down }, '0002_notify': { up: upNotify, down: downNotify } };
