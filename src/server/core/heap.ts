@@ -14,12 +14,16 @@
  *
  * The rest of the server's memory settings are in `npm start`'s command (package.json; they must be given
  * before V8 or glibc start): `--max-semi-space-size=2` (a young generation of 2 × 2 MB instead of up to
- * 2 × 16 MB), `--optimize-for-size` (V8 collects the old generation before it overshoots its limit; without it
- * the heap of an import reached 150–170 MB for 70–80 MB of live objects on a loaded 2-CPU machine) and
- * `MALLOC_ARENA_MAX=2` (glibc's arenas for the threads of libuv, V8 and jieba). Measured with bench:excel
- * (100,000 patents, a machine at load 8–12): the server's peak RSS 427 MB with none of them, ~316 MB with the
- * semi-space and arena settings, 246 MB with all three, at about the same import time. None caps the heap
- * (`--max-old-space-size`): a non-streaming task (a CNKI workbook, a duplicate check) can still use what it needs.
+ * 2 × 16 MB), `--optimize-for-size` (V8 finishes a collection of the old generation when it reaches its limit
+ * instead of growing past it while marking; without it the heap of an import reached 150–260 MB for 70–80 MB of
+ * live objects) and `MALLOC_ARENA_MAX=2` (glibc's arenas for the threads of libuv, V8 and jieba).
+ *
+ * The price is CPU: each of those collections compacts, and a small young generation promotes short-lived rows.
+ * Measured with bench:excel (100,000 patents, quiet 2-CPU machine, load 0.3–2.9): these settings, peak RSS
+ * 259–282 MB, import 35–38 s (38–40 CPU s), export 6–7 s; `--max-semi-space-size=8` with a growth of 50 %:
+ * 293–304 MB, import 32–34 s; 4 MB and 50 %: 293 MB, 32 s; none of the settings: 427 MB. None caps the heap
+ * (`--max-old-space-size`): a non-streaming task (a CNKI workbook, a duplicate check) can still use what it
+ * needs.
  */
 import v8 from 'node:v8';
 
