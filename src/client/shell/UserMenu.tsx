@@ -5,11 +5,21 @@
  * not open again on hover): hover or click opens it, Esc, a choice or leaving closes it, and every later hover
  * or click opens it again. The button also opens it from the keyboard (Enter, Space, ↓).
  */
-import { useState, type ReactNode } from 'react';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { Button, Dropdown, type MenuProps } from 'antd';
 
 export function UserMenu({ items, children }: { items: MenuProps['items']; children: ReactNode }) {
   const [open, setOpen] = useState(false);
+  // Esc closes it wherever the focus is (a hover does not focus the button); attached before the menu paints,
+  // so an Esc right after it shows is not lost (the dropdown's own listener came later: e2e shell-defects 9 flaked)
+  useLayoutEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
     <Dropdown
       open={open}
