@@ -211,6 +211,29 @@ export class FlowRuntime {
       }
       vars.parts = { ...((vars.parts as Row | undefined) ?? {}), [String(task.task_key)]: part.summary };
     }
+    const step = await this.signalWaiting(trx, def, inst, vars, String(task.execution_id), user, {
+      signal: { outcome, comment },
+      before: () => this.recordDone(trx, task, String(inst.id), outcome, comment, user, role),
+      settleFailed: (c) => {
+        if (returnTo === null || !c.error) return;
+        const name = def.config.nodes[returnTo]?.name ?? returnTo;
+        throw new ApiError(400, { zh: `流程「${def.name}」不能从当前步骤退回到「${name}」`, en: `The process "${def.name}" cannot return to "${name}" from this step` });
+      },
+    });
+    if (!step) throw new ApiError(400, { zh: '任务已不在等待办理', en: 'The task is no longer waiting' });
+    return step;
+  }
+
+  /**
+   * Recovers instance `inst` (of `def`) with `vars`, finds its execution `executionId` waiting, runs `before`
+   * (it records the step, or throws), signals the execution with `signal` and saves the step the engine then
+   * takes; answers null when that execution no longer waits. `settleFailed` may turn an engine error after the
+   * signal into the user's message (it throws); otherwise the error stands.
+   */
+  private async signalWaiting(
+    trx: Db, def: DefinitionRow, inst: Row, vars: Row, executionId: string, user: AuthUser,
+    o: { signal: Row; before?: (activityId: string) => Promise<void> | void; settleFailed?: (c: Collected) => void },
+  ): Promise<StepResult | null> {
     const c: Collected = { waits: [], ended: [], timers: [], done: false };
     const engine = await this.engine(def, vars);
     engine.once('end', () => (c.done = true));
@@ -219,20 +242,19 @@ export class FlowRuntime {
       engine.recover(inst.state as object);
       const execution = await engine.resume({ listener: this.listener(c) });
       await this.settle(engine, c);
-      const waiting = execution.getPostponed().find((a) => (a as unknown as { content: { executionId: string } }).content.executionId === task.execution_id);
-      if (!waiting) throw new ApiError(400, { zh: '任务已不在等待办理', en: 'The task is no longer waiting' });
+      const waiting = execution.getPostponed().find((a) => (a as unknown as { content: { executionId: string } }).content.executionId === executionId);
+      if (!waiting) return null;
       c.waits = [];
       c.ended = [];
-      await this.recordDone(trx, task, String(inst.id), outcome, comment, user, role);
-      waiting.signal({ outcome, comment });
+      await o.before?.(waiting.id);
+      waiting.signal(o.signal);
       try {
         await this.settle(engine, c);
       } catch (e) {
-        if (returnTo === null || !c.error) throw e;
-        const step = def.config.nodes[returnTo]?.name ?? returnTo;
-        throw new ApiError(400, { zh: `流程「${def.name}」不能从当前步骤退回到「${step}」`, en: `The process "${def.name}" cannot return to "${step}" from this step` });
+        o.settleFailed?.(c);
+        throw e;
       }
-      return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, String(task.task_key));
+      return await this.persist(trx, def, String(inst.id), engine, vars, c, user, (vars.todoPath as string | null) ?? null, waiting.id);
     } finally {
       await halt(engine);
     }
@@ -262,25 +284,12 @@ export class FlowRuntime {
     const results = (summary.results as Row[]) ?? [];
     const last = results[results.length - 1] ?? {};
     const vars: Row = { ...(inst.variables as Row), outcome: last.outcome ?? null, comment: last.comment ?? null, lastUser: last.userId ?? null, returnTo: null };
-    const c: Collected = { waits: [], ended: [], timers: [], done: false };
-    const engine = await this.engine(def, vars);
-    engine.once('end', () => (c.done = true));
-    engine.once('error', (e: Error) => (c.error = e));
-    try {
-      engine.recover(inst.state as object);
-      const execution = await engine.resume({ listener: this.listener(c) });
-      await this.settle(engine, c);
-      const waiting = execution.getPostponed().find((a) => (a as unknown as { content: { executionId: string } }).content.executionId === executionId);
-      if (!waiting) return null;
-      vars.parts = { ...((vars.parts as Row | undefined) ?? {}), [waiting.id]: summary };
-      c.waits = [];
-      c.ended = [];
-      waiting.signal({ outcome: vars.outcome, comment: vars.comment });
-      await this.settle(engine, c);
-      return await this.persist(trx, def, instanceId, engine, vars, c, user, (vars.todoPath as string | null) ?? null, waiting.id);
-    } finally {
-      await halt(engine);
-    }
+    return this.signalWaiting(trx, def, inst, vars, executionId, user, {
+      signal: { outcome: vars.outcome, comment: vars.comment },
+      before: (activityId) => {
+        vars.parts = { ...((vars.parts as Row | undefined) ?? {}), [activityId]: summary };
+      },
+    });
   }
 
   /**
