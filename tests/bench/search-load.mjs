@@ -5,8 +5,8 @@
  *
  * workerData: `{ clients, seconds, requests: [{ method, url, headers, body? }] }`. `clients` closed loops
  * each send the requests in turn (client i starts at request i) until `seconds` have passed. Posts back
- * `{ times: number[] (ms, one per answer), failed, cached (answers with X-Search-Cache: hit), totals (sum of
- * data.total) }`.
+ * `{ times: number[] (ms, one per answer), failed, cached (answers with X-Search-Cache: hit), bucketed (answers
+ * whose candidates were looked for bucket by bucket: X-Search-Plan: buckets), totals (sum of data.total) }`.
  */
 /* global fetch */
 import { performance } from 'node:perf_hooks';
@@ -17,6 +17,7 @@ const end = Date.now() + seconds * 1000;
 const times = [];
 let failed = 0;
 let cached = 0;
+let bucketed = 0;
 let totals = 0;
 
 async function client(i) {
@@ -29,6 +30,7 @@ async function client(i) {
       const body = await res.json();
       times.push(performance.now() - t);
       if (res.headers.get('x-search-cache') === 'hit') cached++;
+      if (res.headers.get('x-search-plan') === 'buckets') bucketed++;
       if (!res.ok) failed++;
       else totals += body?.data?.total ?? 0;
     } catch {
@@ -39,4 +41,4 @@ async function client(i) {
 }
 
 await Promise.all(Array.from({ length: clients }, (_, i) => client(i)));
-parentPort.postMessage({ times, failed, cached, totals });
+parentPort.postMessage({ times, failed, cached, bucketed, totals });

@@ -17,7 +17,8 @@
  *    `SEARCH_SECONDS` (10) per scenario: searchByEs and getDataPage with 1-, 2- and 4-word queries (cycling
  *    through a fixed list), each scenario twice — every search computed afresh (`Cache-Control: no-cache`), then
  *    as clients send them (repeated searches answered from the result cache); prints requests, requests/s,
- *    p50 / p95 / p99 latency and the share of cached pages, against the budget p95 < 50 ms.
+ *    p50 / p95 / p99 latency, the share of cached pages and of pages whose candidates were looked for bucket by
+ *    bucket (word-stats.ts), against the budget p95 < 50 ms.
  *
  * `SEARCH_DATA_DIR=<dir>` keeps the database in that folder instead of a temporary one; a later run over the same
  * folder that finds at least N documents indexed skips steps 2 and 3 (to compare query changes on one corpus).
@@ -115,7 +116,7 @@ interface LoadRequest {
  */
 async function scenario(label: string, requests: LoadRequest[]): Promise<number> {
   const worker = new Worker(new URL('./search-load.mjs', import.meta.url), { workerData: { clients: CLIENTS, seconds: SECONDS, requests } });
-  const out = await new Promise<{ times: number[]; failed: number; cached: number; totals: number }>((resolve, reject) => {
+  const out = await new Promise<{ times: number[]; failed: number; cached: number; bucketed: number; totals: number }>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
   });
@@ -123,7 +124,7 @@ async function scenario(label: string, requests: LoadRequest[]): Promise<number>
   const s = out.times.sort((a, b) => a - b);
   const p95 = pct(s, 95);
   const answered = Math.max(1, s.length - out.failed);
-  say(`${label.padEnd(31)} ${String(s.length).padStart(6)} req  ${(s.length / SECONDS).toFixed(0).padStart(5)} req/s  p50 ${pct(s, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  p99 ${pct(s, 99).toFixed(1).padStart(6)} ms  avg hits ${(out.totals / answered).toFixed(0).padStart(4)}  cached ${((100 * out.cached) / Math.max(1, s.length)).toFixed(0).padStart(3)} %${out.failed ? `  FAILED ${out.failed}` : ''}  ${p95 < BUDGET_P95_MS ? 'met' : 'MISSED'}`);
+  say(`${label.padEnd(31)} ${String(s.length).padStart(6)} req  ${(s.length / SECONDS).toFixed(0).padStart(5)} req/s  p50 ${pct(s, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  p99 ${pct(s, 99).toFixed(1).padStart(6)} ms  avg hits ${(out.totals / answered).toFixed(0).padStart(4)}  cached ${((100 * out.cached) / Math.max(1, s.length)).toFixed(0).padStart(3)} %  buckets ${((100 * out.bucketed) / Math.max(1, s.length)).toFixed(0).padStart(3)} %${out.failed ? `  FAILED ${out.failed}` : ''}  ${p95 < BUDGET_P95_MS ? 'met' : 'MISSED'}`);
   return p95;
 }
 

@@ -6,7 +6,9 @@
  * the named records of the definition's resource (live rows of the tenant; columns only from the schema),
  * turns each field into plain text (`fieldText`: HTML reduced to its text by sanitize-html, arrays and
  * objects to their string leaves), segments it with the tenant's dictionary and upserts one search_document
- * per record; a record that is gone (removed, other tenant, unknown) loses its document. No resource is named
+ * per record; a record that is gone (removed, other tenant, unknown) loses its document. A document written
+ * (added or re-indexed) takes the next place in indexing order, hence the newest insertion bucket (migrations.ts
+ * 0003: the order the search walks). No resource is named
  * here: what is indexed comes from the definition and the schema.
  */
 import sanitizeHtml from 'sanitize-html';
@@ -95,7 +97,8 @@ function columnsOf(r: Resource, def: IndexDef) {
 
 /**
  * (Re-)indexes the records `ids` of `def` (see the module comment); answers how many documents were written.
- * Runs one SELECT and one INSERT … SELECT FROM unnest per call: callers pass batches (≤ 1,000 ids).
+ * Runs one SELECT and one INSERT … SELECT FROM unnest per call: callers pass batches (≤ 1,000 ids). The records
+ * take their places in indexing order (their insertion buckets) by key.
  */
 export async function indexRecords(db: Db, registry: Registry, segmenters: Segmenters, def: IndexDef, ids: string[]): Promise<number> {
   if (!ids.length) return 0;
@@ -108,7 +111,7 @@ export async function indexRecords(db: Db, registry: Registry, segmenters: Segme
   const select = [`${quote(r.keyColumn)}::text AS "__id"`, ...(title ? [`${quote(title.column)} AS "__title"`] : []), ...fields.map((f, i) => `${quote(f.col!.column)} AS "f${i}"`)];
   const rows = (
     await sql<Record<string, unknown>>`SELECT ${sql.raw(select.join(', '))} FROM ${sql.table(r.schema.table!)}
-      WHERE tenant_id = ${def.tenantId} AND is_deleted = 0 AND ${sql.ref(r.keyColumn)} = ANY(${ids}::bigint[])`.execute(db)
+      WHERE tenant_id = ${def.tenantId} AND is_deleted = 0 AND ${sql.ref(r.keyColumn)} = ANY(${ids}::bigint[]) ORDER BY ${sql.ref(r.keyColumn)}`.execute(db)
   ).rows;
   const seg = await segmenters.of(def.tenantId);
   const cols: { id: string[]; title: string[]; seg: string[]; a: string[]; b: string[]; c: string[]; d: string[] } = { id: [], title: [], seg: [], a: [], b: [], c: [], d: [] };
@@ -139,7 +142,7 @@ export async function indexRecords(db: Db, registry: Registry, segmenters: Segme
            setweight(to_tsvector('simple', u.c), 'C') || setweight(to_tsvector('simple', u.d), 'D')
       FROM unnest(${cols.id}::bigint[], ${cols.title}::text[], ${cols.seg}::text[], ${cols.a}::text[], ${cols.b}::text[], ${cols.c}::text[], ${cols.d}::text[])
            AS u(id, title, seg, a, b, c, d)
-    ON CONFLICT (tenant_id, index_id, record_id) DO UPDATE SET title = EXCLUDED.title, seg = EXCLUDED.seg, tsv = EXCLUDED.tsv, update_time = now()`.execute(db);
+    ON CONFLICT (tenant_id, index_id, record_id) DO UPDATE SET title = EXCLUDED.title, seg = EXCLUDED.seg, tsv = EXCLUDED.tsv, bucket = EXCLUDED.bucket, update_time = now()`.execute(db);
   return cols.id.length;
 }
 

@@ -27,6 +27,7 @@ import type { IndexField } from './documents.js';
 import { enqueueReindex, IndexCache, registerSearchHooks } from './hooks.js';
 import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
 import { migrations } from './migrations.js';
+import { WordStats } from './word-stats.js';
 import { SearchResultCache } from './result-cache.js';
 import { registerSearchRoutes } from './routes.js';
 import type { SearchPage } from './search.js';
@@ -72,7 +73,7 @@ export const module: Module = {
     const deps = { db, registry: k.registry, segmenters };
     await k.jobs.define(REINDEX_JOB, reindexJob(deps), { batchSize: 1 });
     await k.jobs.define(RESEGMENT_JOB, resegmentJob(deps), { batchSize: 1 });
-    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, cache, indexes });
+    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, cache, indexes, stats: new WordStats(k.database.pool) });
     setImmediate(() => segmenters.warm());
   },
   async seed(k) {

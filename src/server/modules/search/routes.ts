@@ -34,6 +34,7 @@ import { DIC_RESOURCE, enqueueReindex, INDEX_RESOURCE, type IndexCache } from '.
 import type { SearchResultCache } from './result-cache.js';
 import { search, type SearchPage, type SearchRequest } from './search.js';
 import type { Segmenters } from './segment.js';
+import type { WordStats } from './word-stats.js';
 
 type Row = Record<string, any>;
 
@@ -48,6 +49,8 @@ export interface RouteDeps {
   cache: SearchResultCache<SearchPage>;
   /** The tenants' index definitions (5 s per node, dropped at once on the node that edits one). */
   indexes: IndexCache;
+  /** How common words are (word-stats.ts): plain or bucketed candidates. */
+  stats: WordStats;
 }
 
 /** `Cache-Control: no-cache` asks for a page computed afresh (RFC 9111 §5.2.1.4). */
@@ -55,12 +58,14 @@ const wantsFresh = (req: FastifyRequest) => /\bno-cache\b/i.test(String(req.head
 
 /**
  * Runs `search` with the request's cache options — `fresh` from its Cache-Control — and answers on the reply
- * whether the page came from the result cache (`X-Search-Cache: hit | miss`).
+ * whether the page came from the result cache (`X-Search-Cache: hit | miss`) and, when computed, how its candidates
+ * were found (`X-Search-Plan: plain | buckets`, word-stats.ts).
  */
 async function searchFor(req: FastifyRequest, reply: FastifyReply, d: RouteDeps, q: Omit<SearchRequest, 'fresh' | 'trace'>): Promise<SearchPage> {
-  const trace = { cached: false };
-  const page = await search(d.pool, d.engine, d.segmenters, { ...q, fresh: wantsFresh(req), trace }, d.cache);
+  const trace: NonNullable<SearchRequest['trace']> = { cached: false };
+  const page = await search(d, { ...q, fresh: wantsFresh(req), trace });
   reply.header('X-Search-Cache', trace.cached ? 'hit' : 'miss');
+  if (trace.plan) reply.header('X-Search-Plan', trace.plan);
   return page;
 }
 

@@ -17,6 +17,12 @@
  *   `totalBounded: true` (a pager shows 20 pages of 10; web search engines cap their result windows alike).
  *   Fewer candidates matter: each costs reading its tsvector out of TOAST, ranking it and one visibility probe
  *   (bench:search over 10⁶ documents, one client: a common word 20 → 8 ms, four common words 215 → 25 ms);
+ * - where the candidates are looked for (word-stats.ts `plan`): a query with a rare word (or a small corpus) is
+ *   one GIN scan over all documents; a query of common words only is searched insertion bucket by bucket, newest
+ *   first (migrations.ts 0003: GIN on (bucket, tsv)), stopping once the window is full — GIN answers only bitmap
+ *   scans, which collect every match before the first is read, so eight common words over 10⁶ documents cost
+ *   ≈ 90 ms in one scan and ≈ 5 ms in buckets. Either way the candidates are the first window of matches found
+ *   (in buckets: the most recently indexed ones), and a query with fewer matches than the window sees them all;
  * - highlights: `ts_headline` over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
  *   fragments), the spaces between Chinese words removed again;
  * - the statement runs without parallel workers (`SET LOCAL max_parallel_workers_per_gather = 0`): on a 2-core
@@ -35,6 +41,8 @@ import { addFilters, Conditions, quote } from '../../resources/query.js';
 import type { IndexDef } from './documents.js';
 import type { SearchResultCache } from './result-cache.js';
 import type { Segmenters } from './segment.js';
+import { BUCKET_SIZE } from './migrations.js';
+import type { SearchPlan, WordStats } from './word-stats.js';
 
 export const CANDIDATES = 200;
 /** The candidates ranked for a page that ends past the `CANDIDATES`th hit (pages past this are empty). */
@@ -74,8 +82,21 @@ export interface SearchRequest {
   public?: boolean;
   /** Compute afresh instead of answering from the result cache (`Cache-Control: no-cache`). */
   fresh?: boolean;
-  /** Filled in by `search`: whether the page came from the result cache. */
-  trace?: { cached: boolean };
+  /** Filled in by `search`: whether the page came from the result cache, and how the candidates were found. */
+  trace?: { cached: boolean; plan?: SearchPlan };
+  /** Forces the way candidates are looked for (tests, benchmarks); by default word-stats.ts decides. */
+  plan?: SearchPlan;
+}
+
+/** What a search runs with: the database, the engine (access), segmentation, and the node's caches. */
+export interface SearchContext {
+  pool: pg.Pool;
+  engine: ResourceEngine;
+  segmenters: Segmenters;
+  /** Keeps each page for the next identical search (result-cache.ts); none: always computed. */
+  cache?: SearchResultCache<SearchPage>;
+  /** Chooses plain or bucketed candidates (word-stats.ts); none: plain. */
+  stats?: WordStats;
 }
 
 /** Removes the blanks ts_headline keeps between segmented Chinese words. */
@@ -83,8 +104,9 @@ export function joinCjk(s: string): string {
   return s.replace(/(?<=[^\p{ASCII}]|<\/?em>)\s+(?=[^\p{ASCII}]|<\/?em>)/gu, '').replace(/\s*，\s*/g, '，');
 }
 
-/** Runs a search (see the module comment); `cache` keeps its page for the next identical search. */
-export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: Segmenters, q: SearchRequest, cache?: SearchResultCache<SearchPage>): Promise<SearchPage> {
+/** Runs a search (see the module comment); `ctx.cache` keeps its page for the next identical search. */
+export async function search(ctx: SearchContext, q: SearchRequest): Promise<SearchPage> {
+  const { pool, engine, segmenters, cache } = ctx;
   const empty: SearchPage = { records: [], total: 0, size: q.size, current: q.current, pages: 0, words: [] };
   if (!q.indexes.length) return empty;
   const seg = await segmenters.of(q.user.tenantId);
@@ -117,10 +139,17 @@ export async function search(pool: pg.Pool, engine: ResourceEngine, segmenters: 
   const where = `d.tenant_id = ${tenant} AND d.tsv @@ plainto_tsquery('simple', ${tq}) AND (${ors.join(' OR ')})`;
   const window = q.current * q.size <= CANDIDATES ? CANDIDATES : MAX_WINDOW;
   const limit = cond.param(window);
+  const plan = q.plan ?? (ctx.stats ? await ctx.stats.plan(words) : 'plain');
+  if (q.trace) q.trace.plan = plan;
   // one statement: the candidates (keys and rank only: the long texts are read for the page's rows alone),
   // their count, the page, and its highlights
-  const candidates = `SELECT d.index_id, d.record_id, d.resource, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score FROM search_document d WHERE ${where} LIMIT ${limit}`;
-  const countSql = `SELECT count(DISTINCT (c.resource, c.record_id))::int AS n FROM (SELECT d.resource, d.record_id FROM search_document d WHERE ${where} LIMIT ${limit}) c`;
+  const columns = `d.index_id, d.record_id, d.resource, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score`;
+  const candidates =
+    plan === 'buckets'
+      ? `SELECT x.* FROM generate_series((SELECT (last_value / ${BUCKET_SIZE})::int FROM search_document_seq), 0, -1) AS b(n)
+           CROSS JOIN LATERAL (SELECT ${columns} FROM search_document d WHERE d.bucket = b.n AND ${where} LIMIT ${limit}) x LIMIT ${limit}`
+      : `SELECT ${columns} FROM search_document d WHERE ${where} LIMIT ${limit}`;
+  const countSql = `SELECT count(DISTINCT (c.resource, c.record_id))::int AS n FROM (${candidates}) c`;
   const countParams = cond.params.slice();
   const size = cond.param(q.size);
   const offset = cond.param((q.current - 1) * q.size);
