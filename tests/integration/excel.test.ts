@@ -213,7 +213,7 @@ describe('import', () => {
     expect(got.body.data.records[0]).toMatchObject({ type: '1', authorizationCode: `${TAG}-IMP-1`, examineStatus: '0' });
   });
 
-  it('reads every Chinese character of a long file (exceljs cut characters at chunk boundaries: utf8-chunks.ts)', async () => {
+  it('reads every Chinese character of a long file (the exceljs reader cut characters at chunk boundaries; xlsx-rows.ts decodes in stream mode)', async () => {
     const header = ['专利名称', '登记单位', '项目来源', '项目名称', '成果来源', '专利类型', '国家或地区', '地址', '邮编', '申请日期', '授权公告日', '授权号/专利号', '专利证书号', '附件'];
     const rows = Array.from({ length: 3000 }, (_, i) => [`${TAG} 长文件 低温储粮智能通风控制装置 ${i}`, '集团科技信息部', '无', '智能粮库关键技术研究', '国家级项目', '发明专利', '中华人民共和国', '北京市西城区粮储大厦', '100032', '2024-03-15', '2025-06-20', `${TAG}-LONG-${i}`, `第${i}号`, '[{"name":"证书.pdf","link":"/upload/20250101/a.pdf"}]']);
     const res = await importFile(admin, [{ name: 'long.xlsx', content: await workbook([header, ...rows]) }]);

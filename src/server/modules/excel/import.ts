@@ -1,6 +1,6 @@
 /**
  * Excel import (spec 002 §4, §5, §8; DESIGN §8 "Excel"; issue 13): reads the first worksheet of an .xlsx with
- * exceljs's streaming `WorkbookReader` (rows are handled as they are read, 2,000 at a time, so memory does not
+ * the streaming reader of xlsx-rows.ts (rows are handled as they are read, 2,000 at a time, so memory does not
  * grow with the file) and writes the rows into the template's resource, in the caller's tenant only.
  *
  * 1. Header: the first non-empty row; each cell names a template column by its zh or en header (or field
@@ -24,11 +24,7 @@
  * next one is read; updates are one statement per row.
  */
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import type ExcelJS from 'exceljs';
-import { loadExcelJS } from '../../core/lazy-libs.js';
 import { ApiError, ValidationError } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
 import type { Db } from '../../core/db/index.js';
@@ -42,10 +38,11 @@ import { labelOf } from '../../../shared/schema/derive.js';
 import { isId } from '../../../shared/contract/ids.js';
 import { t as msg, type Lang } from '../../../shared/i18n/messages.js';
 import type { LoadedTemplate } from './templates.js';
-import { matchColumn, plainCell, Translator, type TemplateColumn, type Text } from '../../resources/translate.js';
+import { matchColumn, Translator, type TemplateColumn, type Text } from '../../resources/translate.js';
 import { M } from './messages.js';
 import { writeErrors } from './error-workbook.js';
 import { insertRows, ownCommitHooks, updateRow } from './import-write.js';
+import { xlsxRows, type XlsxRow } from './xlsx-rows.js';
 
 type Row = Record<string, unknown>;
 /**
@@ -85,19 +82,16 @@ interface Parsed {
 
 class Rollback extends Error {}
 
-/** An error of exceljs's reader (not of the code consuming the rows): the file is not a readable workbook. */
+/** An error of the reader (not of the code consuming the rows): the file is not a readable workbook. */
 class UnreadableWorkbook extends Error {}
 
 /**
- * The rows of the first worksheet `reader` emits. Only the reader's own failures come out as
+ * The rows of the first worksheet of `file` (xlsx-rows.ts). Only the reader's own failures come out as
  * `UnreadableWorkbook` (an error thrown by the loop consuming the rows never enters the generator).
  */
-async function* sheetRows(reader: ExcelJS.stream.xlsx.WorkbookReader): AsyncGenerator<ExcelJS.Row> {
+async function* sheetRows(file: string, onProgress: (read: number, total: number) => void): AsyncGenerator<XlsxRow> {
   try {
-    for await (const ws of reader) {
-      for await (const row of ws as AsyncIterable<ExcelJS.Row>) yield row;
-      return; // the first worksheet only
-    }
+    yield* xlsxRows(file, onProgress);
   } catch (e) {
     throw new UnreadableWorkbook(e instanceof Error ? e.message : String(e));
   }
@@ -128,27 +122,20 @@ export interface ImportOptions {
 /** Imports `file` (an .xlsx) with template `t` as `user` (see the module comment). */
 export async function runImport(engine: ResourceEngine, user: AuthUser, t: LoadedTemplate, file: string, o: ImportOptions): Promise<ImportResult> {
   const r = t.resource;
-  const lib = await loadExcelJS();
-  await import('./utf8-chunks.js'); // exceljs reads Chinese text split across chunks wrongly without it (installs on import)
   const tr = new Translator(engine.db, user.tenantId);
   await tr.prepare(t.columns);
   const partial = t.template.partialImport === true;
   await ensureKeyIndex(engine, r, t.keys);
-  const size = fs.statSync(file).size || 1;
-  let bytes = 0;
-  const counter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      bytes += chunk.length;
-      done(null, chunk);
-    },
-  });
-  const input = fs.createReadStream(file).pipe(counter);
+  // progress: the compressed bytes of the sheet's zip entry read so far, of all of them (xlsx-rows.ts)
+  let share = 0;
+  const onProgress = (read: number, total: number) => {
+    share = read / total;
+  };
   const res: ImportResult = { read: 0, inserted: 0, updated: 0, failed: 0, committed: false, faults: [], written: { add: [], edit: [] }, saved: [] };
   const seenKeys = new Map<string, number>();
   const writing = () => partial || res.faults.length === 0;
 
   const work = async (trx: Db) => {
-    const reader = new lib.stream.xlsx.WorkbookReader(input, { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', entries: 'emit' });
     let map: Array<TemplateColumn | undefined> | null = null;
     let batch: Parsed[] = [];
     // one batch in the database while the next one is read (the database works on the other core)
@@ -159,12 +146,12 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
       batch = [];
       await inflight;
       inflight = processBatch(engine, user, t, rows, trx, o.isCovered, seenKeys, res, writing()).then(() =>
-        o.report({ progress: Math.min(99, (bytes / size) * 100), read: res.read, written: res.inserted + res.updated, failed: res.failed }),
+        o.report({ progress: Math.min(99, share * 100), read: res.read, written: res.inserted + res.updated, failed: res.failed }),
       );
       inflight.catch(() => undefined); // observed by the next flush or the end of the file
     };
-    for await (const row of sheetRows(reader)) {
-      const cells = (row.values as unknown[]).map(plainCell);
+    for await (const row of sheetRows(file, onProgress)) {
+      const cells = row.cells;
       if (!cells.some((v) => v !== null && String(v).trim() !== '')) continue;
       if (!map) {
         map = cells.map((v) => (v === null ? undefined : matchColumn(t.columns, String(v).trim())));
@@ -194,7 +181,7 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     res.committed = true;
   } catch (e) {
     if (!(e instanceof Rollback)) {
-      // exceljs could not read the file: not a workbook after all (a damaged zip, XML that is no sheet); any
+      // the reader could not read the file: not a workbook after all (a damaged zip, XML that is no sheet); any
       // other failure (the database, a bug) is the server's and stays a 500, logged, never the user's file
       if (e instanceof UnreadableWorkbook) throw new ApiError(400, M.wrongFormat);
       throw e;
@@ -204,7 +191,6 @@ export async function runImport(engine: ResourceEngine, user: AuthUser, t: Loade
     res.written = { add: [], edit: [] };
     res.saved = [];
   } finally {
-    input.destroy();
     engine.changed(r.schema.table);
   }
   if (res.faults.length) await writeErrors(res.faults, o.lang, path.join(o.folder, 'errors.xlsx'));
