@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userFromClaims, type AuthUser } from '../../src/server/core/context.js';
 import { indexById, indexRecords, type IndexDef } from '../../src/server/modules/search/documents.js';
 import { BUCKET_SIZE } from '../../src/server/modules/search/migrations.js';
-import { search, type SearchContext, type SearchPage } from '../../src/server/modules/search/search.js';
+import { openSearchPool, search, type SearchContext, type SearchPage } from '../../src/server/modules/search/search.js';
 import { Segmenters } from '../../src/server/modules/search/segment.js';
 import type { SearchPlan } from '../../src/server/modules/search/word-stats.js';
 import { call, login, testServer, validPatent, type Session, type TestServer } from './helpers.js';
@@ -75,11 +75,12 @@ beforeAll(async () => {
   const p = await call(s, admin, 'POST', '/api/basic/patent/submit', { ...validPatent(TAG, admin.deptId), name: `${TAG} 种子专利` });
   expect(p.status, JSON.stringify(p.body)).toBe(200);
   seed = p.body.data.id;
-  ctx = { pool: s.kernel.database.pool, engine: s.kernel.engine, segmenters: new Segmenters(s.kernel.database.db) };
+  ctx = { pool: openSearchPool(s.kernel.database.url, s.kernel.config.timeZone), engine: s.kernel.engine, segmenters: new Segmenters(s.kernel.database.db) };
 });
 afterAll(async () => {
   await q(`DELETE FROM search_document WHERE index_id = $1::bigint`, [def?.id ?? '0']).catch(() => undefined);
   await q(`DELETE FROM basic_patent WHERE name LIKE $1`, [`${TAG}%`]).catch(() => undefined);
+  await ctx?.pool.end();
   await s?.close();
 });
 

@@ -45,13 +45,7 @@ export interface Database {
  * `npm run bench:api`, mixed scenario).
  */
 export function openDatabase(url: string, timeZone: string, max = 20): Database {
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    types: types as any,
-    options: `-c TimeZone=${timeZone} -c statement_timeout=60000 -c jit=off`,
-  });
-  pool.on('error', (e) => console.error('[db] idle client error:', e.message));
+  const pool = openPool(url, timeZone, { max });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   return {
     db,
@@ -61,6 +55,34 @@ export function openDatabase(url: string, timeZone: string, max = 20): Database 
       await db.destroy();
     },
   };
+}
+
+/** What a pool's connections are opened with besides the defaults of `openDatabase`. */
+export interface PoolOptions {
+  /** Most connections at once. */
+  max: number;
+  /** More server settings for every connection (`-c name=value`), e.g. a pool of one kind of query. */
+  settings?: Record<string, string>;
+  /** A connection is closed and replaced after this many queries (what it keeps, e.g. prepared plans, goes with it). */
+  maxUses?: number;
+}
+
+/**
+ * A `pg` pool to `url` with the value conventions above and every connection in time zone `timeZone`, with a
+ * 60 s statement timeout, JIT off (see `openDatabase`) and `o.settings`. Names and values of settings are the
+ * caller's constants, never input. Errors of idle connections are logged, not thrown.
+ */
+export function openPool(url: string, timeZone: string, o: PoolOptions): pg.Pool {
+  const settings = { TimeZone: timeZone, statement_timeout: '60000', jit: 'off', ...o.settings };
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: o.max,
+    ...(o.maxUses ? { maxUses: o.maxUses } : {}),
+    types: types as any,
+    options: Object.entries(settings).map(([k, v]) => `-c ${k}=${v}`).join(' '),
+  });
+  pool.on('error', (e) => console.error('[db] idle client error:', e.message));
+  return pool;
 }
 
 export { sql };

@@ -5,7 +5,7 @@
  * - resources (schemas/search/): `es/index` (index definitions: resource, title field, searchable fields with
  *   weights A–D), `es/ikdic` (the IK dictionary: custom words and stop words, per tenant);
  * - segment.ts: jieba with the tenant's dictionary; documents.ts: definitions and indexing into
- *   search_document (migrations.ts); search.ts: ranking (ts_rank_cd) and highlights (ts_headline);
+ *   search_document (migrations.ts); search.ts: ranking (ts_rank_cd); headline.ts: highlights;
  *   hooks.ts: indexing on every committed write (all resources, generic) and the schemas' rules; jobs.ts:
  *   rebuild of an index and re-segmentation after a dictionary change; routes.ts: mapping, getMapping,
  *   searchData, getDataPage, analyze, `<api>/searchByEs` for schemas with `searchByEs`, the public search;
@@ -30,7 +30,7 @@ import { migrations } from './migrations.js';
 import { WordStats } from './word-stats.js';
 import { SearchResultCache } from './result-cache.js';
 import { registerSearchRoutes } from './routes.js';
-import type { SearchPage } from './search.js';
+import { openSearchPool, type SearchPage } from './search.js';
 import { Segmenters } from './segment.js';
 
 /** The default definitions of the seed (see the module comment). */
@@ -73,7 +73,9 @@ export const module: Module = {
     const deps = { db, registry: k.registry, segmenters };
     await k.jobs.define(REINDEX_JOB, reindexJob(deps), { batchSize: 1 });
     await k.jobs.define(RESEGMENT_JOB, resegmentJob(deps), { batchSize: 1 });
-    registerSearchRoutes(app, { db, pool: k.database.pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, cache, indexes, stats: new WordStats(k.database.pool) });
+    const pool = openSearchPool(k.database.url, k.config.timeZone);
+    app.addHook('onClose', () => pool.end());
+    registerSearchRoutes(app, { db, pool, engine: k.engine, registry: k.registry, jobs: k.jobs, segmenters, cache, indexes, stats: new WordStats(pool) });
     setImmediate(() => segmenters.warm());
   },
   async seed(k) {

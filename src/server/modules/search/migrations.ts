@@ -5,7 +5,7 @@
  * `search_document`: one row per indexed record of an index definition (es_index) — `tenant_id`,
  * `index_id`, `resource` (the schema name), `record_id` (the record's key), `title` (the index's title field,
  * plain text), `seg` (the record's indexed text segmented by jieba, words separated by one space: what
- * ts_headline highlights) and `tsv` (the `tsvector('simple')` of the search-mode segmentation, weighted A–D
+ * the highlights are cut from) and `tsv` (the `tsvector('simple')` of the search-mode segmentation, weighted A–D
  * per field as the index says). GIN on `tsv`; every query also filters on (tenant_id, index_id).
  */
 import { sql, type Kysely } from 'kysely';

@@ -40,6 +40,7 @@ type Row = Record<string, any>;
 
 export interface RouteDeps {
   db: Db;
+  /** The search pool (search.ts `openSearchPool`). */
   pool: pg.Pool;
   engine: ResourceEngine;
   registry: Registry;

@@ -23,18 +23,23 @@
  *   scans, which collect every match before the first is read, so eight common words over 10⁶ documents cost
  *   ≈ 90 ms in one scan and ≈ 5 ms in buckets. Either way the candidates are the first window of matches found
  *   (in buckets: the most recently indexed ones), and a query with fewer matches than the window sees them all;
- * - highlights: `ts_headline` over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
- *   fragments), the spaces between Chinese words removed again;
- * - the statement runs without parallel workers (`SET LOCAL max_parallel_workers_per_gather = 0`): on a 2-core
- *   node serving many searches at once, starting workers costs more (≈ 10 ms a query) than it saves;
+ * - highlights: headline.ts over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
+ *   passages, as ts_headline gave them, on the node: the database is the scarcer core), the spaces between
+ *   Chinese words removed again;
+ * - the statement runs on the search pool (`openSearchPool`): without parallel workers — on a 2-core node serving
+ *   many searches at once, starting workers costs more (≈ 10 ms a query) than it saves — and, for a search
+ *   without filters, as a prepared statement with a generic plan (planning the statement costs ≈ 0.5 ms, a sixth
+ *   of a whole search; its plan does not depend on the words: bucket by bucket, or one GIN scan for a rare word);
  * - a repeated search is answered from the node's result cache (result-cache.ts: keyed by this SQL and its
  *   parameters, dropped when search_document or a searched resource's table changes) unless `fresh`.
  *
  * Answers the generic page `{records, total, size, current, pages}` (+ `totalBounded`), each record
  * `{id, indexName, resource, title, highlight, score}` (score rounded to 4 places).
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { ApiError } from '../../core/envelope.js';
+import { openPool } from '../../core/db/index.js';
 import type { AuthUser } from '../../core/context.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import { addFilters, Conditions, quote } from '../../resources/query.js';
@@ -42,6 +47,7 @@ import type { IndexDef } from './documents.js';
 import type { SearchResultCache } from './result-cache.js';
 import type { Segmenters } from './segment.js';
 import { BUCKET_SIZE } from './migrations.js';
+import { headline } from './headline.js';
 import type { SearchPlan, WordStats } from './word-stats.js';
 
 export const CANDIDATES = 200;
@@ -88,8 +94,27 @@ export interface SearchRequest {
   plan?: SearchPlan;
 }
 
+/** Connections of the search pool (two cores' worth of searches at once, a few waiting). */
+const SEARCH_POOL_SIZE = 6;
+/** Queries after which a search connection is replaced, dropping the statements it prepared. */
+const SEARCH_POOL_USES = 5_000;
+
+/**
+ * The pool searches run on (DESIGN §8 Search): no parallel workers, generic plans for prepared statements, at most
+ * SEARCH_POOL_SIZE connections beside the main pool, each replaced after SEARCH_POOL_USES queries. Close it with
+ * `end()` when the server stops.
+ */
+export function openSearchPool(url: string, timeZone: string): pg.Pool {
+  return openPool(url, timeZone, {
+    max: SEARCH_POOL_SIZE,
+    maxUses: SEARCH_POOL_USES,
+    settings: { max_parallel_workers_per_gather: '0', plan_cache_mode: 'force_generic_plan' },
+  });
+}
+
 /** What a search runs with: the database, the engine (access), segmentation, and the node's caches. */
 export interface SearchContext {
+  /** The search pool (`openSearchPool`). */
   pool: pg.Pool;
   engine: ResourceEngine;
   segmenters: Segmenters;
@@ -99,9 +124,14 @@ export interface SearchContext {
   stats?: WordStats;
 }
 
-/** Removes the blanks ts_headline keeps between segmented Chinese words. */
+/** Removes the blanks between segmented Chinese words (and around their `<em>` marks) of a highlight. */
 export function joinCjk(s: string): string {
   return s.replace(/(?<=[^\p{ASCII}]|<\/?em>)\s+(?=[^\p{ASCII}]|<\/?em>)/gu, '').replace(/\s*，\s*/g, '，');
+}
+
+/** The query config of `text`: named (a prepared statement of the connection, by a hash of its text) or not. */
+function statement(text: string, values: unknown[], prepared: boolean): pg.QueryConfig {
+  return prepared ? { name: `kc_search_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values } : { text, values };
 }
 
 /** Runs a search (see the module comment); `ctx.cache` keeps its page for the next identical search. */
@@ -157,7 +187,7 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
   const pageSql = `WITH c0 AS MATERIALIZED (${candidates}),
     c AS MATERIALIZED (SELECT DISTINCT ON (resource, record_id) index_id, record_id, score FROM c0 ORDER BY resource, record_id, score DESC, index_id)
     SELECT p.index_id::text AS index_id, p.record_id::text AS id, s.resource, s.title, p.score, (SELECT count(*)::int FROM c) AS total,
-      ts_headline('simple', s.seg, plainto_tsquery('simple', ${tq}), 'StartSel=<em>, StopSel=</em>, MaxWords=40, MinWords=12, MaxFragments=3, FragmentDelimiter=" … "') AS highlight
+      s.seg
     FROM (SELECT * FROM c ORDER BY score DESC, record_id DESC LIMIT ${size} OFFSET ${offset}) p
     JOIN search_document s ON s.tenant_id = ${tenant} AND s.index_id = p.index_id AND s.record_id = p.record_id
     ORDER BY p.score DESC, p.record_id DESC`;
@@ -167,23 +197,12 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
   if (q.trace) q.trace.cached = !!cached;
   if (cached) return cached;
   const stamp = cache?.stamp(deps) ?? [];
-  const client = await pool.connect();
-  let rows: pg.QueryResult<Record<string, any>>;
-  let count: { rows: Array<{ n: number }> };
-  try {
-    await client.query('BEGIN');
-    await client.query('SET LOCAL max_parallel_workers_per_gather = 0');
-    rows = await client.query<Record<string, any>>(pageSql, cond.params);
-    // past the last page there is no row to carry the count
-    count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await client.query<{ n: number }>(countSql, countParams);
-    await client.query('COMMIT');
-  } catch (e) {
-    // a connection that cannot even roll back is not given back to the pool
-    const broken = await client.query('ROLLBACK').then(() => undefined, (x: Error) => x);
-    client.release(broken);
-    throw e;
-  }
-  client.release();
+  // a search without filters has one of few shapes (indexes, data scope, plan, window): its statement is prepared
+  // once per connection and planned once (the search pool plans generically); with filters it is parsed each time
+  const prepared = !q.filters || !Object.keys(q.filters).length;
+  const rows = await pool.query<Record<string, any>>(statement(pageSql, cond.params, prepared));
+  // past the last page there is no row to carry the count
+  const count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await pool.query<{ n: number }>(statement(countSql, countParams, prepared));
   const total = count.rows[0].n;
   const page: SearchPage = {
     records: rows.rows.map((x) => ({
@@ -191,7 +210,7 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
       indexName: names.get(x.index_id) ?? '',
       resource: x.resource,
       title: x.title,
-      highlight: joinCjk(x.highlight ?? ''),
+      highlight: joinCjk(headline(x.seg ?? '', words)),
       score: Math.round(Number(x.score) * 10000) / 10000,
     })),
     total,

@@ -5,7 +5,7 @@
  *
  * - `documentWords(text)`: search-mode segmentation (`cutForSearch`: a compound and its parts, e.g.
  *   低温储粮 → 低温, 储粮, 低温储粮), lower-cased, punctuation and blanks dropped, stop words dropped — what
- *   the tsvector holds; `displayWords(text)`: the plain segmentation of the same text, stop words kept (what ts_headline marks);
+ *   the tsvector holds; `displayWords(text)`: the plain segmentation of the same text, stop words kept (what headline.ts marks);
  *   `queryWords(text)`: the plain segmentation of a query, de-duplicated (the words a hit must all contain).
  * - jieba's HMM (new-word guessing) is off for documents and queries alike: with it, the same characters split
  *   differently in a sentence and in a short query (在浅圆仓的 → 在/浅/圆仓/的, the query 浅圆仓 → 浅圆仓) and the
