@@ -19,11 +19,15 @@
  * live objects) and `MALLOC_ARENA_MAX=2` (glibc's arenas for the threads of libuv, V8 and jieba).
  *
  * The price is CPU: each of those collections compacts, and a small young generation promotes short-lived rows.
- * Measured with bench:excel (100,000 patents, quiet 2-CPU machine, load 0.3–2.9): these settings, peak RSS
- * 259–282 MB, import 35–38 s (38–40 CPU s), export 6–7 s; `--max-semi-space-size=8` with a growth of 50 %:
- * 293–304 MB, import 32–34 s; 4 MB and 50 %: 293 MB, 32 s; none of the settings: 427 MB. None caps the heap
- * (`--max-old-space-size`): a non-streaming task (a CNKI workbook, a duplicate check) can still use what it
- * needs.
+ * Measured with bench:excel (100,000 patents, quiet 2-CPU machine, load 0.3–2.9), the import still reading with
+ * exceljs: these settings, peak RSS 259–282 MB, import 35–38 s (38–40 CPU s), export 6–7 s;
+ * `--max-semi-space-size=8` with a growth of 50 %: 293–304 MB, import 32–34 s; 4 MB and 50 %: 293 MB, 32 s; none
+ * of the settings: 427 MB. Since the import reads with excel/xlsx-rows.ts (no object per cell), at load 1.4–4.8:
+ * these settings, import 23–27 s (17–19 CPU s; 34.5 s at load 4.8) with a peak of 243–269 MB, export 5.0–9.6 s
+ * with 240–281 MB (exceljs, which the export loads, is no longer loaded by the import); without
+ * `--optimize-for-size`: import 21–22 s (14 CPU s) but peaks of 294–297 MB, too near the budget. None caps
+ * the heap (`--max-old-space-size`): a non-streaming task (a CNKI workbook, a duplicate check) can still use
+ * what it needs.
  */
 import v8 from 'node:v8';
 
