@@ -24,8 +24,8 @@
  *   ≈ 90 ms in one scan and ≈ 5 ms in buckets. Either way the candidates are the first window of matches found
  *   (in buckets: the most recently indexed ones), and a query with fewer matches than the window sees them all;
  * - highlights: headline.ts over the segmented text of the page's rows only (`<em>` … `</em>`, up to 3
- *   passages, as ts_headline gave them, on the node: the database is the scarcer core), the spaces between
- *   Chinese words removed again;
+ *   passages, as ts_headline gave them, on the node: the database is the scarcer core), Chinese without the
+ *   blanks between its words;
  * - the statement runs on the search pool (`openSearchPool`): without parallel workers — on a 2-core node serving
  *   many searches at once, starting workers costs more (≈ 10 ms a query) than it saves — and, for a search
  *   without filters, as a prepared statement with a generic plan (planning the statement costs ≈ 0.5 ms, a sixth
@@ -124,11 +124,6 @@ export interface SearchContext {
   stats?: WordStats;
 }
 
-/** Removes the blanks between segmented Chinese words (and around their `<em>` marks) of a highlight. */
-export function joinCjk(s: string): string {
-  return s.replace(/(?<=[^\p{ASCII}]|<\/?em>)\s+(?=[^\p{ASCII}]|<\/?em>)/gu, '').replace(/\s*，\s*/g, '，');
-}
-
 /** The query config of `text`: named (a prepared statement of the connection, by a hash of its text) or not. */
 function statement(text: string, values: unknown[], prepared: boolean): pg.QueryConfig {
   return prepared ? { name: `kc_search_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`, text, values } : { text, values };
@@ -210,7 +205,7 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
       indexName: names.get(x.index_id) ?? '',
       resource: x.resource,
       title: x.title,
-      highlight: joinCjk(headline(x.seg ?? '', words)),
+      highlight: headline(x.seg ?? '', words),
       score: Math.round(Number(x.score) * 10000) / 10000,
     })),
     total,
