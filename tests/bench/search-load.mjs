@@ -8,6 +8,7 @@
  * `{ times: number[] (ms, one per answer), failed, cached (answers with X-Search-Cache: hit), bucketed (answers
  * whose candidates were looked for bucket by bucket: X-Search-Plan: buckets), totals (sum of data.total) }`.
  */
+import { Buffer } from 'node:buffer';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
