@@ -6,7 +6,7 @@
  * refused with their message and store nothing; non-administrators get 403 on the admin calls; another
  * tenant finds nothing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, countRows, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
@@ -97,6 +97,24 @@ describe('search index definitions', () => {
     expect(r.body.data.records[0].id).toBe(patents.before);
     expect(ids((await searchData(admin, `干燥 ${TAG}`)).body)).toEqual([patents.other]);
     expect((await searchData(admin, '，。！')).body.data.records).toEqual([]);
+  });
+
+  it('getDataPage, a POST that changes nothing, is logged as a read: buffered, not committed before its reply', async () => {
+    const write = vi.spyOn(s.kernel.apiLog, 'write');
+    try {
+      const tag = `${TAG}log${Date.now()}`;
+      const r = await call(s, admin, 'POST', `/api/es/index/getDataPage?current=1&size=10&kcTag=${tag}`, { indexName: INDEX, keyword: '储粮' });
+      expect(r.status).toBe(200);
+      expect(write).not.toHaveBeenCalled();
+      await s.kernel.apiLog.flush();
+      expect(await countRows(s, 'blade_log_api', `params LIKE $1 AND method = 'POST' AND status_code = 200`, [`%kcTag=${tag}%`])).toBe(1);
+      // a write is still committed before its reply
+      const w = await call(s, admin, 'POST', `/api/basic/patent/remove?ids=${String(9_000_000_000_000_000_000n + BigInt(Date.now()))}`);
+      expect(w.status).toBeLessThan(500);
+      expect(write).toHaveBeenCalledTimes(1);
+    } finally {
+      write.mockRestore();
+    }
   });
 
   it('getDataPage applies the resource filters and paging', async () => {

@@ -14,9 +14,9 @@
  *     leaves: once a client has the answer of a change, its log row is committed. `time` is then the time to
  *     the reply (without writing it out). A failed insert is reported on the server's log and does not change
  *     the reply (the change itself is already committed);
- *   - reads (GET, HEAD) change nothing, so losing the last second of them in a crash is acceptable: they are
- *     buffered and inserted in batches once a second (or per 500 rows), keeping logging off the hot path of
- *     lists. A request whose reply never passed `onSend` (a hijacked reply) is buffered too, in `onResponse`.
+ *   - reads (GET, HEAD, and a POST whose route says `config: { readOnly: true }`) change nothing, so losing the
+ *     last second of them in a crash is acceptable: they are buffered and inserted in batches once a second (or
+ *     per 500 rows), keeping logging off the hot path of lists and searches. A request whose reply never passed `onSend` (a hijacked reply) is buffered too, in `onResponse`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from './db/index.js';
@@ -30,6 +30,8 @@ import { langFromHeader, t } from '../../shared/i18n/messages.js';
 declare module 'fastify' {
   interface FastifyContextConfig {
     public?: boolean;
+    /** A POST that changes nothing (a search with a body, spec 001 §7 getDataPage): its API log row is a read's. */
+    readOnly?: boolean;
   }
 }
 
@@ -154,7 +156,7 @@ export function installPipeline(
   };
   // requests whose log row is written (or buffered) already: onSend may run twice when it fails
   const logged = new WeakSet<FastifyRequest>();
-  const isRead = (req: FastifyRequest) => req.method === 'GET' || req.method === 'HEAD';
+  const isRead = (req: FastifyRequest) => req.method === 'GET' || req.method === 'HEAD' || req.routeOptions.config?.readOnly === true;
 
   // writes: the row is committed before the reply leaves (see the module header)
   app.addHook('onSend', async (req, reply, payload) => {

@@ -165,7 +165,7 @@ export function registerSearchRoutes(app: FastifyInstance, d: RouteDeps): void {
     return ok(page, undefined, req.lang);
   });
 
-  app.post('/api/es/index/getDataPage', { schema: { tags, summary: 'Search: a page of hits with the resource filters (body filters; query current, size)' } }, async (req, reply) => {
+  app.post('/api/es/index/getDataPage', { config: { readOnly: true }, schema: { tags, summary: 'Search: a page of hits with the resource filters (body filters; query current, size)' } }, async (req, reply) => {
     if (!req.user) throw new ApiError(401, 'unauthorized');
     const body = (req.body ?? {}) as Row;
     if (typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'badParam', { param: 'body' });
