@@ -128,6 +128,9 @@ describe('plain and bucketed candidates', () => {
       expect(past).toMatchObject({ total: 240, current: 21, pages: 24 });
       expect(past.totalBounded).toBeUndefined();
       expect(past.records).toHaveLength(10);
+      // a page past the last one still says how many there are
+      const beyond = await find(userOf(admin), word, plan, 30);
+      expect(beyond).toMatchObject({ total: 240, current: 30, pages: 24, records: [] });
     }
   });
 

@@ -196,8 +196,12 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
   // once per connection and planned once (the search pool plans generically); with filters it is parsed each time
   const prepared = !q.filters || !Object.keys(q.filters).length;
   const rows = await pool.query<Record<string, any>>(statement(pageSql, cond.params, prepared));
-  // past the last page there is no row to carry the count
-  const count = rows.rows.length ? { rows: [{ n: Number(rows.rows[0].total) }] } : await pool.query<{ n: number }>(statement(countSql, countParams, prepared));
+  // past the last page there is no row to carry the count (an empty first page means no match at all)
+  const count = rows.rows.length
+    ? { rows: [{ n: Number(rows.rows[0].total) }] }
+    : q.current === 1
+      ? { rows: [{ n: 0 }] }
+      : await pool.query<{ n: number }>(statement(countSql, countParams, prepared));
   const total = count.rows[0].n;
   const page: SearchPage = {
     records: rows.rows.map((x) => ({
