@@ -161,14 +161,17 @@ export async function search(ctx: SearchContext, q: SearchRequest): Promise<Sear
   }
   if (!ors.length) return empty;
   const names = new Map(q.indexes.map((d) => [d.id, d.indexName]));
-  const where = `d.tenant_id = ${tenant} AND d.tsv @@ plainto_tsquery('simple', ${tq}) AND (${ors.join(' OR ')})`;
+  // the query parsed once per statement (an InitPlan), not once per candidate ranked: the prepared statement's
+  // generic plan cannot fold plainto_tsquery of a parameter (≈ 0.1-0.6 ms a search, more with more words)
+  const query = `(SELECT plainto_tsquery('simple', ${tq}))`;
+  const where = `d.tenant_id = ${tenant} AND d.tsv @@ ${query} AND (${ors.join(' OR ')})`;
   const window = q.current * q.size <= CANDIDATES ? CANDIDATES : MAX_WINDOW;
   const limit = cond.param(window);
   const plan = q.plan ?? (ctx.stats ? await ctx.stats.plan(words) : 'plain');
   if (q.trace) q.trace.plan = plan;
   // one statement: the candidates (keys and rank only: the long texts are read for the page's rows alone),
   // their count, the page, and its highlights
-  const columns = `d.index_id, d.record_id, d.resource, ts_rank_cd(d.tsv, plainto_tsquery('simple', ${tq})) AS score`;
+  const columns = `d.index_id, d.record_id, d.resource, ts_rank_cd(d.tsv, ${query}) AS score`;
   const candidates =
     plan === 'buckets'
       ? `SELECT x.* FROM generate_series((SELECT (last_value / ${BUCKET_SIZE})::int FROM search_document_seq), 0, -1) AS b(n)
