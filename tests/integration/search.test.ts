@@ -169,7 +169,7 @@ describe('search index definitions', () => {
     expect(ids((await searchData(admin, `装置 ${TAG}`)).body)).toEqual([patents.before]);
   });
 
-  it('ranks the first 200 matches for the pages within them (total bounded there) and 1,000 for a page past them', async () => {
+  it('ranks the first 100 matches for the pages within them (total bounded there) and 1,000 for a page past them', async () => {
     // 240 copies of one patent, renamed to share a word of their own, indexed by the rebuild job
     const word = `${TAG}窗`;
     await s.kernel.database.pool.query(
@@ -180,7 +180,7 @@ describe('search index definitions', () => {
     const m = await call(s, admin, 'POST', `/api/es/index/mapping?id=${indexId}`);
     await until('rebuilt', async () => (await call(s, admin, 'GET', `/api/blade-job/job/detail?id=${m.body.data.jobId}`)).body.data?.status === 'done');
     const first = await call(s, admin, 'POST', '/api/es/index/getDataPage?current=1&size=10', { indexName: INDEX, keyword: word });
-    expect(first.body.data).toMatchObject({ total: 200, totalBounded: true, pages: 20 });
+    expect(first.body.data).toMatchObject({ total: 100, totalBounded: true, pages: 10 });
     const past = await call(s, admin, 'POST', '/api/es/index/getDataPage?current=21&size=10', { indexName: INDEX, keyword: word });
     expect(past.body.data).toMatchObject({ total: 240, current: 21, pages: 24 });
     expect(past.body.data.totalBounded).toBeUndefined();

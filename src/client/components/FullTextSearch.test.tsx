@@ -54,16 +54,16 @@ describe('FullTextSearch', () => {
 
   it('says "more than" when the server stopped counting at its window, in zh and en', async () => {
     server.on('GET', '/api/portal/content/searchByGPT', ok({ configured: false }));
-    server.on('GET', '/api/portal/content/searchByEs', ok({ records: hits(1), total: 200, totalBounded: true, words: ['粮温'] }));
+    server.on('GET', '/api/portal/content/searchByEs', ok({ records: hits(1), total: 100, totalBounded: true, words: ['粮温'] }));
     render();
     search('粮温');
-    expect(await screen.findByText('找到超过 200 条')).toBeTruthy();
+    expect(await screen.findByText('找到超过 100 条')).toBeTruthy();
     expect(screen.queryByText('共找到 200 条')).toBeNull();
     cleanup();
     setLang('en');
     render();
     search('粮温');
-    expect(await screen.findByText('More than 200 found')).toBeTruthy();
+    expect(await screen.findByText('More than 100 found')).toBeTruthy();
   });
 
   it('searches the chosen resource: achievements and projects have their own searchByEs and no 智能问答', async () => {

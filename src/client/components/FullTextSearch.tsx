@@ -41,7 +41,7 @@ interface Hit {
 interface Page {
   records: Hit[];
   total: number;
-  /** The search stopped counting at its window (the server's 200 ranked candidates): more matched. */
+  /** The search stopped counting at its window (the server's 100 ranked candidates): more matched. */
   totalBounded?: boolean;
 }
 

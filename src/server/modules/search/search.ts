@@ -11,12 +11,13 @@
  *   field names of the resource, suffixes _equal, _like, _dategt …; unknown fields are 400);
  * - ranking: `ts_rank_cd(tsv, query)` (cover density, weights A–D of the index), ties by newest record; a
  *   record indexed by several definitions of its resource is one hit (its best-ranked document);
- *   at most `CANDIDATES` (200) matching documents are ranked — `MAX_WINDOW` (1,000) for a page past the 200th
- *   hit — so a query matching a large share of a big index stays near the latency budget (DESIGN §10): the top
- *   of such a query is the best of the first 200 matches found, and `total` stops at that bound with
- *   `totalBounded: true` (a pager shows 20 pages of 10; web search engines cap their result windows alike).
- *   Fewer candidates matter: each costs reading its tsvector out of TOAST, ranking it and one visibility probe
- *   (bench:search over 10⁶ documents, one client: a common word 20 → 8 ms, four common words 215 → 25 ms);
+ *   at most `CANDIDATES` (100) matching documents are ranked — `MAX_WINDOW` (1,000) for a page past the 100th
+ *   hit — so a query matching a large share of a big index stays within the latency budget (DESIGN §10): the top
+ *   of such a query is the best of the first 100 matches found, and `total` stops at that bound with
+ *   `totalBounded: true` (a pager shows 10 pages of 10, "找到超过 100 条"; web search engines cap their result
+ *   windows alike). Each candidate costs reading its tsvector out of TOAST, ranking it (ts_rank_cd: ≈ 9 µs for
+ *   an 8-word query on bench:search's documents) and one visibility probe: with 200 the 4-word queries of
+ *   bench:search stayed at p95 49-54 ms at 20 clients, with 100 (≈ 30 % less database time a search) below 50;
  * - where the candidates are looked for (word-stats.ts `plan`): a query with a rare word (or a small corpus) is
  *   one GIN scan over all documents; a query of common words only is searched insertion bucket by bucket, newest
  *   first (migrations.ts 0003: GIN on (bucket, tsv)), stopping once the window is full — GIN answers only bitmap
@@ -50,7 +51,7 @@ import { BUCKET_SIZE } from './migrations.js';
 import { headline } from './headline.js';
 import type { SearchPlan, WordStats } from './word-stats.js';
 
-export const CANDIDATES = 200;
+export const CANDIDATES = 100;
 /** The candidates ranked for a page that ends past the `CANDIDATES`th hit (pages past this are empty). */
 export const MAX_WINDOW = 1_000;
 

@@ -8,7 +8,7 @@
  *   walks the other words' posting lists only past that word's entries), so it is the fast way for a query with a
  *   rare word, and the only sensible one for a small corpus;
  * - `buckets` — the same scan bucket by bucket, newest first, until enough candidates are found (migrations.ts
- *   0003). When every word is common, a plain scan would collect hundreds of thousands of matches to rank 200.
+ *   0003). When every word is common, a plain scan would collect hundreds of thousands of matches to rank 100.
  *
  * The rule: `buckets` when the corpus has at least `BUCKETED_FROM` documents and the rarest word is in at least
  * `RARE_DOCS` of them by the statistics; a word the statistics do not list is rarer than the least frequent one
