@@ -42,4 +42,12 @@ describe('headline', () => {
     expect(parts[2]).toContain('<em>储粮</em><em>低温</em>');
     expect(parts[0].endsWith(' ')).toBe(true); // an ASCII word before the delimiter keeps its blank
   });
+
+  it('joins passages that touch without an ellipsis: nothing was left out between them', () => {
+    // 45 words of matches in a row: the first passage stops at MAX_WORDS, the next one starts right after it
+    const t = Array.from({ length: 45 }, (_, i) => (i % 2 ? '粮' : '温')).join(' ');
+    const h = headline(t, ['粮', '温']);
+    expect(h).not.toContain('…');
+    expect(h.match(/<em>/g)).toHaveLength(45);
+  });
 });

@@ -12,7 +12,7 @@
  * `MaxWords=40, MinWords=12, MaxFragments=3`: up to `MAX_FRAGMENTS` passages of the text, each of at most
  * `MAX_WORDS` words around the matches it holds, each match as `<em>word</em>`; when there are more passages, those
  * holding the most different query words (then the most matches) are kept, in the order of the text, joined by
- * ` … `. A text without any query word gives its first `MIN_WORDS` words. Chinese reads without the blanks between
+ * ` … ` (two that touch are one run of text). A text without any query word gives its first `MIN_WORDS` words. Chinese reads without the blanks between
  * words: no blank is kept between two words (or marks, or `…`) whose facing characters are not ASCII, nor around
  * the fields' separator `，`. The text is not escaped here (it is plain text; clients show only `<em>` as markup).
  */
@@ -96,9 +96,11 @@ export function headline(seg: string, words: readonly string[]): string {
   let out = '';
   for (let f = 0; f < kept.length; f++) {
     const { start, end } = kept[f];
-    if (f > 0) out += (tight(kept[f - 1].end - 1, 'end') ? '' : ' ') + '…' + (tight(start, 'start') ? '' : ' ');
+    // a passage that begins where the one before ended continues it: no … where nothing was left out
+    const continues = f > 0 && kept[f - 1].end === start;
+    if (f > 0 && !continues) out += (tight(kept[f - 1].end - 1, 'end') ? '' : ' ') + '…' + (tight(start, 'start') ? '' : ' ');
     for (let k = start; k < end; k++) {
-      if (k > start && !((tight(k - 1, 'end') && tight(k, 'start')) || comma(k - 1) || comma(k))) out += ' ';
+      if ((k > start || continues) && !((tight(k - 1, 'end') && tight(k, 'start')) || comma(k - 1) || comma(k))) out += ' ';
       const word = seg.slice(starts[k], ends[k]);
       out += hit[k] >= 0 ? `<em>${word}</em>` : word;
     }
