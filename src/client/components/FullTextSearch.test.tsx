@@ -3,7 +3,8 @@
  * FullTextSearch through its page schema (schemas/_pages/search.json, the menu path /es/search): a keyword asks
  * searchByEs, the hits show with only the server's <em> marks kept as HTML, the number found and paging ask
  * page 2; with searchByGPT configured an 智能问答 button asks it for an answer shown above the hits; unconfigured,
- * no button. English texts.
+ * no button. English texts. The search is kept in the address: rendered anew (as the language switch does), the
+ * page shows the same hits.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import React from 'react';
@@ -19,6 +20,7 @@ const hits = (page: number) =>
   Array.from({ length: 10 }, (_, i) => ({ id: String(page * 100 + i), title: `低温储粮 第${page}页 ${i + 1}`, highlight: `采用<em>低温</em><em>储粮</em><script>x</script> ${i}` }));
 
 beforeEach(() => {
+  window.history.replaceState(null, '', '/es/search'); // the search is kept in the address (?q=&source=&page=)
   setLang('zh');
   server = baseServer();
   server.on('GET', '/api/portal/content/searchByEs', (req: FakeRequest) => ok({ records: hits(Number(req.query.current)), total: 15, words: ['低温', '储粮'] }));
@@ -50,6 +52,25 @@ describe('FullTextSearch', () => {
     expect(screen.queryByRole('button', { name: /智能问答/ })).toBeNull();
     fireEvent.click(screen.getByTitle('2'));
     expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
+  });
+
+  it('keeps the search in the address: rendered anew, as after the language switch, it shows the same hits and page', async () => {
+    server.on('GET', '/api/portal/content/searchByGPT', ok({ configured: false }));
+    render();
+    search('低温 储粮');
+    expect(await screen.findByText('低温储粮 第1页 1')).toBeTruthy();
+    fireEvent.click(screen.getByTitle('2'));
+    expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
+    const url = new URLSearchParams(window.location.search);
+    expect([url.get('q'), url.get('page')]).toEqual(['低温 储粮', '2']);
+    cleanup();
+    setLang('en');
+    render();
+    expect(await screen.findByText('低温储粮 第2页 1')).toBeTruthy();
+    expect((screen.getByPlaceholderText(/Keywords/) as HTMLInputElement).value).toBe('低温 储粮');
+    // a new search starts at its first page, and clearing it leaves the address clean
+    search('');
+    await waitFor(() => expect(window.location.search).toBe(''));
   });
 
   it('says "more than" when the server stopped counting at its window, in zh and en', async () => {

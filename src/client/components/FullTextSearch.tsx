@@ -10,8 +10,11 @@
  * Props: `endpoint`, `gptEndpoint`, `size` (default 10); or `sources: [{key, label, labelEn, endpoint,
  * gptEndpoint?}]` — several searchable resources (portal content, each achievement type, project declarations:
  * every `<api>/searchByEs`), chosen by a switch above the box; each answers with the caller's data scope.
+ *
+ * The search is kept in the page's address (`?q=&source=&page=`, replaced, not pushed): it survives a reload and the
+ * language switch (which renders the page anew) and can be sent as a link.
  */
-import React, { useState } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Alert, Button, Empty, Input, List, Pagination, Segmented, Space, Spin, Typography } from 'antd';
 import { RobotOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -55,15 +58,36 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)}
 /** A server highlight as HTML: everything escaped but the `<em>` marks. */
 export const highlightHtml = (s: string) => escape(s).replace(/&#60;(\/?)em&#62;/g, '<$1em>');
 
+/** The search in the address: keyword, source and page (absent or bad: none, the first source, page 1). */
+function searchInUrl(): { q: string; source: string | null; page: number } {
+  if (typeof window === 'undefined') return { q: '', source: null, page: 1 };
+  const p = new URLSearchParams(window.location.search);
+  const page = Number(p.get('page'));
+  return { q: (p.get('q') ?? '').trim().slice(0, 200), source: p.get('source'), page: Number.isInteger(page) && page > 0 ? page : 1 };
+}
+
+/** Writes the search into the address without a history entry (empty values leave it). */
+function keepInUrl(q: string, source: string, page: number): void {
+  if (typeof window === 'undefined') return;
+  const url = new URL(window.location.href);
+  const set = (k: string, v: string) => (v ? url.searchParams.set(k, v) : url.searchParams.delete(k));
+  set('q', q);
+  set('source', q ? source : '');
+  set('page', q && page > 1 ? String(page) : '');
+  if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url);
+}
+
 export function FullTextSearch({ endpoint: single, gptEndpoint: singleGpt, size = 10, sources }: FullTextSearchProps) {
   const { t, i18n } = useTranslation();
   const env = useEnv();
-  const [chosen, setChosen] = useState(sources?.[0]?.key ?? '');
+  const [initial] = useState(searchInUrl);
+  const [chosen, setChosen] = useState(sources?.find((x) => x.key === initial.source)?.key ?? sources?.[0]?.key ?? '');
   const source = sources?.find((x) => x.key === chosen);
   const endpoint = source ? source.endpoint : single;
   const gptEndpoint = source ? source.gptEndpoint : singleGpt;
-  const [keyword, setKeyword] = useState('');
-  const [current, setCurrent] = useState(1);
+  const [keyword, setKeyword] = useState(initial.q);
+  const [current, setCurrent] = useState(initial.q ? initial.page : 1);
+  useEffect(() => keepInUrl(keyword, chosen, current), [keyword, chosen, current]);
   const [answer, setAnswer] = useState<{ loading: boolean; data?: Answer }>({ loading: false });
   const { data: page, isLoading } = useGet<Page>(endpoint && keyword ? endpoint : null, { keyword, current, size }, { keepPreviousData: true });
   const { data: gpt } = useGet<Answer>(gptEndpoint ?? null, { check: '1' }, { silent: true, revalidateIfStale: false });
@@ -98,6 +122,7 @@ export function FullTextSearch({ endpoint: single, gptEndpoint: singleGpt, size 
           allowClear
           enterButton
           maxLength={200}
+          defaultValue={initial.q}
           placeholder={t('cmp.search.placeholder')}
           onSearch={(v) => {
             setKeyword(v.trim());
