@@ -39,5 +39,9 @@ export const loadCheerio = once(() => import('cheerio'));
 export const loadJSZip = once(async () => (await import('jszip')).default);
 /** qrcode (QR code images: portal links, social login). */
 export const loadQRCode = once(async () => (await import('qrcode')).default);
+/** saxes (the XML of the sheets the Excel import reads: excel/xlsx-rows.ts). */
+export const loadSaxes = once(() => import('saxes'));
+/** unzipper (the zip directory of the workbooks the Excel import reads: excel/xlsx-rows.ts). */
+export const loadUnzipper = once(async () => (await import('unzipper')).default);
 /** openid-client (social login over OpenID Connect). */
 export const loadOidc = once(() => import('openid-client'));

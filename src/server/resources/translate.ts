@@ -81,20 +81,6 @@ const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/;
 const DECIMAL_RE = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 
-/** The plain value of an exceljs cell value (rich text, hyperlinks, formulas and errors flattened). */
-export function plainCell(v: unknown): CellValue {
-  if (v === null || v === undefined) return null;
-  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (Array.isArray(o.richText)) return (o.richText as Array<{ text: string }>).map((r) => r.text).join('');
-    if ('result' in o) return plainCell(o.result);
-    if ('text' in o) return plainCell(o.text);
-    if ('error' in o) return null;
-  }
-  return String(v);
-}
-
 export class Translator {
   private readonly dicts = new Map<string, Array<{ key: string; zh: string; en: string }>>();
   private depts: Array<{ id: string; name: string; fullName: string }> = [];

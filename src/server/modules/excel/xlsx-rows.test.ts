@@ -10,8 +10,22 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
-import { plainCell } from '../../resources/translate.js';
+import type { CellValue } from '../../resources/translate.js';
 import { columnOf, isDateFormat, XlsxError, xlsxRows, type XlsxRow } from './xlsx-rows.js';
+
+/** The plain value of an exceljs cell value (rich text, hyperlinks, formulas and errors flattened), as the import read them. */
+function plainCell(v: unknown): CellValue {
+  if (v === null || v === undefined) return null;
+  if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' || v instanceof Date) return v;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (Array.isArray(o.richText)) return (o.richText as Array<{ text: string }>).map((r) => r.text).join('');
+    if ('result' in o) return plainCell(o.result);
+    if ('text' in o) return plainCell(o.text);
+    if ('error' in o) return null;
+  }
+  return String(v);
+}
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kc-xlsx-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -32,11 +32,12 @@
  * XML that is not well formed or whose root is not a worksheet) rejects with `XlsxError`.
  */
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pipeline, Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { SaxesParser, SaxesTagPlain } from 'saxes';
+import type { UnzipperEntry } from 'unzipper';
+import { loadSaxes, loadUnzipper } from '../../core/lazy-libs.js';
 import type { CellValue } from '../../resources/translate.js';
 
 /** A cell's value: the plain values resources/translate.ts `Translator.fromCell` reads. */
@@ -51,23 +52,11 @@ export interface XlsxRow {
 /** The file is not a readable workbook; `message` says why (for the log, not for the user). */
 export class XlsxError extends Error {}
 
-/** The part of an entry of unzipper's central directory this reader uses (unzipper 0.10, lib/Open/directory.js). */
-interface ZipEntry {
-  path: string;
-  type: string;
-  flags: number;
-  compressionMethod: number;
-  compressedSize: number;
-  offsetToLocalFileHeader: number;
-}
-interface Unzipper {
-  Open: { file(file: string): Promise<{ files: ZipEntry[] }> };
-}
-interface Saxes {
-  SaxesParser: new (opts: { position: boolean }) => SaxesParser<{ xmlns: false }>;
-}
-
-const require = createRequire(import.meta.url);
+type ZipEntry = UnzipperEntry;
+/** The parser class, loaded at first use (core/lazy-libs.ts). */
+type Sax = Awaited<ReturnType<typeof loadSaxes>>['SaxesParser'];
+type XmlOptions = { xmlns: false; position: boolean };
+type Xml = SaxesParser<XmlOptions>;
 
 /** The local name of an element (`x:c` → `c`: some writers prefix SpreadsheetML). */
 const local = (name: string) => {
@@ -76,9 +65,8 @@ const local = (name: string) => {
 };
 
 /** A parser for one part: `open` / `text` / `close` get the local names; an XML fault throws. */
-function parser(open: (name: string, attrs: Record<string, string>) => void, text: ((t: string) => void) | null, close: (name: string) => void): SaxesParser<{ xmlns: false }> {
-  const { SaxesParser } = require('saxes') as Saxes;
-  const p = new SaxesParser({ position: false });
+function parser(Parser: Sax, open: (name: string, attrs: Record<string, string>) => void, text: ((t: string) => void) | null, close: (name: string) => void): Xml {
+  const p = new Parser<XmlOptions>({ xmlns: false, position: false });
   p.on('opentag', (tag: SaxesTagPlain) => open(local(tag.name), tag.attributes));
   if (text) p.on('text', text);
   p.on('closetag', (tag: SaxesTagPlain) => close(local(tag.name)));
@@ -89,7 +77,7 @@ function parser(open: (name: string, attrs: Record<string, string>) => void, tex
 }
 
 /** Feeds the UTF-8 bytes of `source` to `p`, decoded in stream mode (a character cut between chunks stays whole). */
-async function feed(source: AsyncIterable<Buffer>, p: SaxesParser<{ xmlns: false }>): Promise<void> {
+async function feed(source: AsyncIterable<Buffer>, p: Xml): Promise<void> {
   const dec = new TextDecoder('utf-8');
   for await (const chunk of source) p.write(dec.decode(chunk, { stream: true }));
   p.write(dec.decode());
@@ -157,9 +145,9 @@ async function openEntry(file: string, e: ZipEntry): Promise<EntryStream> {
 }
 
 /** Parses a small part (workbook, relationships, styles), read whole. */
-async function parseWhole(file: string, e: ZipEntry, open: (name: string, attrs: Record<string, string>) => void): Promise<void> {
+async function parseWhole(Parser: Sax, file: string, e: ZipEntry, open: (name: string, attrs: Record<string, string>) => void): Promise<void> {
   const { out } = await openEntry(file, e);
-  await feed(out, parser(open, null, () => undefined));
+  await feed(out, parser(Parser, open, null, () => undefined));
 }
 
 interface Book {
@@ -200,8 +188,8 @@ class TextItems {
 }
 
 /** Reads the workbook, its shared strings and styles; finds the first sheet's entry. */
-async function openBook(file: string): Promise<Book> {
-  const { Open } = require('unzipper') as Unzipper;
+async function openBook(Parser: Sax, file: string): Promise<Book> {
+  const { Open } = await loadUnzipper();
   const dir = await Open.file(file);
   const byPath = new Map<string, ZipEntry>();
   for (const e of dir.files) if (e.type === 'File') byPath.set(e.path.replace(/\\/g, '/').replace(/^\//, '').toLowerCase(), e);
@@ -211,7 +199,7 @@ async function openBook(file: string): Promise<Book> {
     const e = entry(path.posix.join(path.posix.dirname(part), '_rels', `${path.posix.basename(part)}.rels`));
     if (!e) return out;
     const base = path.posix.dirname(part);
-    await parseWhole(file, e, (n, a) => {
+    await parseWhole(Parser, file, e, (n, a) => {
       if (n === 'Relationship' && a.Id && a.Target && a.TargetMode !== 'External') {
         out.set(a.Id, { type: a.Type ?? '', target: a.Target.startsWith('/') ? a.Target.slice(1) : path.posix.normalize(path.posix.join(base, a.Target)) });
       }
@@ -223,7 +211,7 @@ async function openBook(file: string): Promise<Book> {
   if (!wb) throw new XlsxError(`no workbook part (${root})`);
   let firstSheet: string | undefined;
   let date1904 = false;
-  await parseWhole(file, wb, (n, a) => {
+  await parseWhole(Parser, file, wb, (n, a) => {
     if (n === 'workbookPr') date1904 = a.date1904 === '1' || a.date1904 === 'true';
     else if (n === 'sheet' && firstSheet === undefined) firstSheet = Object.entries(a).find(([k]) => k === 'id' || k.endsWith(':id'))?.[1] ?? '';
   });
@@ -238,7 +226,7 @@ async function openBook(file: string): Promise<Book> {
   if (styles) {
     const custom = new Map<number, boolean>();
     let inXfs = false;
-    await parseWhole(file, styles, (n, a) => {
+    await parseWhole(Parser, file, styles, (n, a) => {
       if (n === 'numFmt') custom.set(Number(a.numFmtId), isDateFormat(a.formatCode ?? ''));
       else if (n === 'cellXfs') inXfs = true;
       else if (n === 'cellStyles') inXfs = false;
@@ -254,6 +242,7 @@ async function openBook(file: string): Promise<Book> {
   if (sst) {
     const items = new TextItems('si');
     const p = parser(
+      Parser,
       (n) => items.open(n),
       (t) => items.text(t),
       (n) => {
@@ -273,9 +262,10 @@ async function openBook(file: string): Promise<Book> {
  * when the file cannot be read.
  */
 export async function* xlsxRows(file: string, onProgress?: (read: number, total: number) => void): AsyncGenerator<XlsxRow> {
+  const { SaxesParser: Parser } = await loadSaxes();
   let book: Book;
   try {
-    book = await openBook(file);
+    book = await openBook(Parser, file);
   } catch (e) {
     throw e instanceof XlsxError ? e : new XlsxError(e instanceof Error ? e.message : String(e));
   }
@@ -295,6 +285,7 @@ export async function* xlsxRows(file: string, onProgress?: (read: number, total:
   let inlineText: string | undefined;
 
   const p = parser(
+    Parser,
     (n, a) => {
       if (!rootSeen) {
         if (n !== 'worksheet') throw new XlsxError(`the first sheet's root is <${n}>, not <worksheet>`);
