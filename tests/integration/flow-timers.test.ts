@@ -7,7 +7,7 @@
  * A timer whose task was done first does nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, countRows, login, testServer, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, until, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let admin: Session; // administrator of tenant 100001: starts and approves (the task is the initiator's)
@@ -50,15 +50,6 @@ const start = async (reason: string) => {
   expect(res.status, res.body.msg).toBe(200);
   return res.body.data as { businessId: string; processInstanceId: string };
 };
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 const history = async (id: string) =>
   (await s.kernel.database.pool.query('SELECT activity_id FROM flow_history WHERE instance_id = $1 ORDER BY end_time, id', [id])).rows.map((r) => r.activity_id as string);
 

@@ -131,3 +131,17 @@ export async function uploadFile(s: TestServer, who: Session, fileName: string, 
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.data as Json;
 }
+
+/**
+ * Polls `probe` until it answers something truthy (its answer), every `every` ms; after `ms` throws
+ * `timed out: <what>` (jobs, re-indexing, timers: work the server finishes after its reply).
+ */
+export async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000, every = 150): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, every));
+  }
+}

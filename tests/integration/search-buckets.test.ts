@@ -13,7 +13,7 @@ import { BUCKET_SIZE } from '../../src/server/modules/search/migrations.js';
 import { CANDIDATES, openSearchPool, search, type SearchContext, type SearchPage } from '../../src/server/modules/search/search.js';
 import { Segmenters } from '../../src/server/modules/search/segment.js';
 import type { SearchPlan } from '../../src/server/modules/search/word-stats.js';
-import { call, login, testServer, validPatent, type Session, type TestServer } from './helpers.js';
+import { call, login, testServer, until, validPatent, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let admin: Session;
@@ -29,16 +29,6 @@ const INDEX = `t_${TAG}`;
 function userOf(x: Session): AuthUser {
   const claims = JSON.parse(Buffer.from(x.token.split('.')[1], 'base64url').toString('utf8'));
   return userFromClaims(claims, undefined);
-}
-
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
 }
 
 const q = (sql: string, params: unknown[] = []) => s.kernel.database.pool.query(sql, params);

@@ -7,7 +7,7 @@
  * management its company and below, a researcher their own), another tenant nothing, an anonymous caller 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
+import { call, login, testServer, until, validPatent, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let admin: Session;
@@ -17,16 +17,6 @@ let kyry: Session; // researcher of 华北分公司: own records
 let other: Session; // administrator of tenant 100001
 const TAG = `ss${Date.now().toString(36)}`;
 const ids: Record<string, string> = {};
-
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 const found = async (who: Session | null, api: string, keyword: string) => {
   const r = await call(s, who, 'GET', `${api}/searchByEs?keyword=${encodeURIComponent(keyword)}`);
@@ -49,7 +39,7 @@ describe('achievements and projects in the search', () => {
         const r = await call(s, admin, 'GET', `/api/es/index/getMapping?indexName=${name}`);
         last = JSON.stringify(r.body).slice(0, 300);
         return r.status === 200 && Number(r.body.data.indexStatus) === 2 && r.body.data;
-      }).catch((e) => {
+      }, 60_000).catch((e) => {
         throw new Error(`${(e as Error).message}: ${last}`);
       });
       expect(m, name).toMatchObject({ indexName: name, resource, analyzer: 'jieba' });
@@ -65,7 +55,7 @@ describe('achievements and projects in the search', () => {
   it('patents are found as written, each caller seeing its data scope only — once, however many indexes name them', async () => {
     const second = await call(s, admin, 'POST', '/api/es/index/submit', { indexName: `${TAG}_second`, resource: 'basic/patent', titleField: 'name', fields: [{ field: 'name', weight: 'A' }] });
     expect(second.status, JSON.stringify(second.body)).toBe(200);
-    await until('second index built', async () => Number((await call(s, admin, 'GET', `/api/es/index/detail?id=${second.body.data.id}`)).body.data?.indexStatus) === 2);
+    await until('second index built', async () => Number((await call(s, admin, 'GET', `/api/es/index/detail?id=${second.body.data.id}`)).body.data?.indexStatus) === 2, 60_000);
     for (const [key, who, name] of [['group', kygl, '集团 横向通风储粮工艺'], ['hb', kyglHb, '华北 横向通风储粮装置'], ['mine', kyry, '本人 横向通风储粮系统']] as const) {
       const r = await call(s, who, 'POST', '/api/basic/patent/submit', { ...validPatent(TAG, who.deptId), name: `${TAG} ${name}` });
       expect(r.status, JSON.stringify(r.body)).toBe(200);

@@ -7,7 +7,7 @@
  * tenant finds nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { call, countRows, login, testServer, validPatent, type Json, type Session, type TestServer } from './helpers.js';
+import { call, countRows, login, testServer, until, validPatent, type Json, type Session, type TestServer } from './helpers.js';
 
 let s: TestServer;
 let admin: Session;
@@ -18,16 +18,6 @@ const TAG = `zq${Date.now().toString(36)}`;
 const INDEX = `t_${TAG}`;
 let indexId = '';
 const patents: Record<string, string> = {};
-
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 async function addPatent(key: string, name: string) {
   const res = await call(s, admin, 'POST', '/api/basic/patent/submit', { ...validPatent(TAG, admin.deptId), name: `${TAG} ${name}` });
