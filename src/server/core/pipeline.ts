@@ -16,7 +16,8 @@
  *     the reply (the change itself is already committed);
  *   - reads (GET, HEAD, and a POST whose route says `config: { readOnly: true }`) change nothing, so losing the
  *     last second of them in a crash is acceptable: they are buffered and inserted in batches once a second (or
- *     per 500 rows), keeping logging off the hot path of lists and searches. A request whose reply never passed `onSend` (a hijacked reply) is buffered too, in `onResponse`.
+ *     per 500 rows), keeping logging off the hot path of lists and searches. A request whose reply never passed
+ *     `onSend` (a hijacked reply) is buffered too, in `onResponse`.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from './db/index.js';
