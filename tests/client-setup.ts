@@ -2,7 +2,8 @@
  * Set-up of the client tests (vitest `client` project, jsdom): the browser APIs antd and Formily expect but
  * jsdom lacks (matchMedia for antd's responsive observers, ResizeObserver for FormGrid and rc-resize-observer,
  * getComputedStyle with a pseudo element, scrollTo, scrollIntoView), React Testing Library's cleanup
- * after each test (vitest globals are off, so RTL cannot register it itself), one filtered console
+ * after each test (vitest globals are off, so RTL cannot register it itself) with any error toast still pending
+ * (runtime/api.ts `cancelErrorToast`), one filtered console
  * warning (below), and i18next set up as the app's entry sets it up (shell/i18n.ts; the designer's texts as its
  * chunk adds them) — the runtime and the
  * components read i18next's instance without importing the shell (src/client/components/layering.test.ts).
@@ -16,6 +17,7 @@ import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import '../src/client/shell/i18n.js';
 import { registerDesignerTexts } from '../designer/texts.js';
+import { cancelErrorToast } from '../src/client/runtime/api.js';
 
 // the designer's texts, which the app adds when the designer's chunk loads (designer/texts.ts)
 registerDesignerTexts();
@@ -68,4 +70,5 @@ configure({ asyncUtilTimeout: 15_000 });
 
 afterEach(() => {
   cleanup();
+  cancelErrorToast();
 });

@@ -2,10 +2,10 @@
 /**
  * The API client's limits (spec 000 §8, §9; issue 18): a request gives up after 300,000 ms and says so; a file
  * reply that is really an error (a failed status, or a JSON envelope whose code is not 200) is decoded and its
- * message shown, never saved as the file.
+ * message shown, never saved as the file. Error toasts come one at a time, and one still waiting can be cancelled.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, get, REQUEST_TIMEOUT_MS } from './api.js';
+import { ApiError, cancelErrorToast, get, REQUEST_TIMEOUT_MS, setErrorToaster, toastError } from './api.js';
 import { blobFailure } from './download.js';
 
 afterEach(() => {
@@ -42,5 +42,24 @@ describe('blob error replies', () => {
     expect(await blobFailure(true, 'application/pdf', blob('%PDF-1.4'))).toBeNull();
     expect(await blobFailure(true, 'application/json', blob(JSON.stringify({ name: 'a data file' })))).toBeNull();
     expect(await blobFailure(true, 'application/json', blob(JSON.stringify({ code: 200, data: {} })))).toBeNull();
+  });
+});
+
+describe('error toasts (spec 000 §8: one at a time, 300 ms after the failure)', () => {
+  it('shows one toast for failures in a row, and a cancelled one never opens', async () => {
+    vi.useFakeTimers();
+    const shown: string[] = [];
+    setErrorToaster((text) => shown.push(text));
+    toastError('接口不存在: /a');
+    toastError('接口不存在: /b');
+    await vi.advanceTimersByTimeAsync(299);
+    expect(shown).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(shown).toEqual(['接口不存在: /a']);
+    cancelErrorToast();
+    toastError('接口不存在: /c');
+    cancelErrorToast();
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(shown).toEqual(['接口不存在: /a']);
   });
 });

@@ -89,6 +89,17 @@ export function toastError(text: string): void {
   }, 300);
 }
 
+/**
+ * Drops a toast still waiting its 300 ms and forgets an open one. The app never needs it (a page lives on); the
+ * client tests call it after each test (tests/client-setup.ts) so a failure at the end of one test neither toasts
+ * into the next nor fires after jsdom is gone (antd's message then finds no `document`: an unhandled error).
+ */
+export function cancelErrorToast(): void {
+  if (toastTimer) clearTimeout(toastTimer);
+  toastTimer = undefined;
+  toastOpen = false;
+}
+
 /** Builds `url?params`, dropping empty values (spec 000 §9: empty search values are dropped). */
 export function withParams(url: string, params?: Params): string {
   if (!params) return url;

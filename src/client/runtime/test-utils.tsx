@@ -3,7 +3,8 @@
  *
  * - `FakeServer`: a small in-memory stand-in for the API behind `fetch` — routes by method and path answer
  *   the envelope (`ok(data)`, `fail(code, msg, data)`), every request is recorded (method, path, query, JSON
- *   body, headers). Unrouted paths answer 404 in the envelope, like the real server.
+ *   body, headers). Unrouted paths answer 404 in the envelope, like the real server (the app then toasts
+ *   接口不存在; `KC_LOG_UNROUTED=1 npx vitest run --project client` lists them on the console).
  * - `renderApp(ui)`: renders inside the app's renderer environment (runtime/env.tsx: the API client and the
  *   session's language, which components read through context) with a fresh swr cache (no state leaks
  *   between tests).
@@ -67,6 +68,7 @@ export class FakeServer {
     const req: FakeRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), body, headers: (init.headers ?? {}) as Record<string, string> };
     this.requests.push(req);
     const handler = this.routes.get(`${method} ${url.pathname}`);
+    if (!handler && process.env.KC_LOG_UNROUTED) console.warn(`UNROUTED ${method} ${url.pathname}`);
     const answer = handler ? await handler(req) : fail(404, `接口不存在: ${url.pathname}`);
     return new Response(JSON.stringify(answer.json), { status: answer.status ?? 200, headers: { 'Content-Type': 'application/json' } });
   };

@@ -41,6 +41,7 @@ beforeEach(() => {
   server.on('GET', '/api/portal/site/portalLink', () => ok([]));
   server.on('GET', '/api/blade-user/checkInit', () => ok({ step: 0, hasStep: [], desc: '' }));
   server.on('GET', '/api/blade-user/checkPasswordTime', () => ok(false));
+  server.on('GET', '/api/blade-user/info', { id: '1001', userId: '1001', tenantId: '000000', account: 'u1001', realName: '张三', isPerfect: true, mustChangePassword: false, roles: [] });
 });
 
 const layout = () =>
