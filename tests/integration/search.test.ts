@@ -2,12 +2,14 @@
  * Full-text search (issue 14; DESIGN §8 Search; spec 001 §7 "/es"): index definitions (es/index) with
  * mapping / getMapping, searchData and getDataPage over PostgreSQL (jieba → tsvector + GIN, ts_rank_cd,
  * ts_headline), documents indexed on write and by the re-index job, the IK dictionary (es/ikdic) whose change
- * re-segments the affected documents (a job) and changes what a query finds; bad definitions and words are
+ * re-segments the affected documents (a job) and changes what a query finds, the grain-storage lexicon (its words
+ * whole; a changed lexicon re-segments by a job); bad definitions and words are
  * refused with their message and store nothing; non-administrators get 403 on the admin calls; another
  * tenant finds nothing.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, countRows, login, testServer, until, validPatent, type Json, type Session, type TestServer } from './helpers.js';
+import { DOMAIN_WORDS, lexiconOwner, syncLexicon } from '../../src/server/modules/search/lexicon.js';
 
 let s: TestServer;
 let admin: Session;
@@ -201,6 +203,31 @@ describe('search index definitions', () => {
     const r2 = await searchData(admin, `干燥 ${TAG}`);
     expect(r2.body.data.words).toEqual([TAG]);
     await call(s, admin, 'POST', `/api/es/ikdic/remove?ids=${stop.body.data.id}`);
+  });
+
+  it('the grain-storage lexicon keeps its words whole; a changed lexicon re-segments the documents holding its changed words', async () => {
+    await addPatent('lexicon', '浅圆仓粮情测控系统');
+    const r = await searchData(admin, `浅圆仓 ${TAG}`);
+    expect(r.body.data.words).toEqual(['浅圆仓', TAG]);
+    expect(ids(r.body)).toEqual([patents.lexicon]);
+    expect(r.body.data.records[0].highlight).toContain('<em>浅圆仓</em>');
+    // an upgrade that adds a word: the documents holding it are re-segmented by a job of the tenant (the system's)
+    const db = s.kernel.database.db;
+    const word = `${TAG}浅圆仓`;
+    expect(await syncLexicon(db, s.kernel.jobs, [...DOMAIN_WORDS, word])).toEqual([word]);
+    const docs = await countRows(s, 'search_document', 'record_id = $1', [patents.lexicon]);
+    expect(docs).toBeGreaterThanOrEqual(1); // this index and the tenant's default patent index
+    const job = await until('lexicon re-segmentation done', async () =>
+      (await s.kernel.jobs.list(lexiconOwner('000000'), { kind: 'search-resegment', ref: 'lexicon' })).find((j) => j.status === 'done' && j.title?.includes(word)),
+    );
+    expect(job.result).toMatchObject({ documents: docs, written: docs });
+    // a person's job list does not show it
+    expect((await call(s, admin, 'GET', '/api/blade-job/job/list?ref=lexicon')).body.data).toEqual([]);
+    // back to the shipped list; once recorded, a start changes nothing
+    await syncLexicon(db, s.kernel.jobs);
+    expect(await syncLexicon(db, s.kernel.jobs)).toEqual([]);
+    const row = await s.kernel.database.pool.query('SELECT words FROM search_lexicon');
+    expect(row.rows.map((x) => x.words)).toEqual([[...DOMAIN_WORDS].sort()]);
   });
 
   it('non-administrators get 403 on the admin calls; another tenant finds nothing', async () => {

@@ -4,13 +4,14 @@
  *
  * - resources (schemas/search/): `es/index` (index definitions: resource, title field, searchable fields with
  *   weights A–D), `es/ikdic` (the IK dictionary: custom words and stop words, per tenant);
- * - segment.ts: jieba with the tenant's dictionary; documents.ts: definitions and indexing into
+ * - segment.ts: jieba with the grain-storage lexicon (lexicon.ts) and the tenant's dictionary; documents.ts: definitions and indexing into
  *   search_document (migrations.ts); search.ts: ranking (ts_rank_cd); headline.ts: highlights;
  *   hooks.ts: indexing on every committed write (all resources, generic) and the schemas' rules; jobs.ts:
  *   rebuild of an index and re-segmentation after a dictionary change; routes.ts: mapping, getMapping,
  *   searchData, getDataPage, analyze, `<api>/searchByEs` for schemas with `searchByEs`, the public search;
  *   result-cache.ts: pages of repeated searches, dropped on any write of the tables they read;
- * - seed: every live tenant gets a default index definition per resource whose schema has `searchByEs` (portal
+ * - seed: a changed lexicon re-segments the documents holding its changed words (lexicon.ts `syncLexicon`);
+ *   every live tenant gets a default index definition per resource whose schema has `searchByEs` (portal
  *   content, the six achievement types, project declarations): its label field (weight A), its short text
  *   inputs (B, at most 6) and its long texts and rich texts (C) — derived from the schema. Add-only: a tenant
  *   that ever had a definition naming the resource (live or removed by an administrator), or whose index name
@@ -26,6 +27,7 @@ import type { Registry } from '../../resources/registry.js';
 import type { IndexField } from './documents.js';
 import { enqueueReindex, IndexCache, registerSearchHooks } from './hooks.js';
 import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
+import { syncLexicon } from './lexicon.js';
 import { migrations } from './migrations.js';
 import { WordStats } from './word-stats.js';
 import { SearchResultCache } from './result-cache.js';
@@ -80,6 +82,7 @@ export const module: Module = {
   },
   async seed(k) {
     const db = k.database.db;
+    await syncLexicon(db, k.jobs);
     const defs = defaultIndexes(k.registry);
     if (!defs.length) return;
     const tenants = await sql<{ t: string }>`SELECT tenant_id AS t FROM blade_tenant WHERE is_deleted = 0 ORDER BY tenant_id`.execute(db);

@@ -94,8 +94,21 @@ async function downBuckets(db: Kysely<any>): Promise<void> {
 DROP SEQUENCE IF EXISTS search_document_seq; CREATE INDEX search_document_tsv ON search_document USING gin (tsv);`).execute(db);
 }
 
+/**
+ * `search/0004_lexicon`: the grain-storage lexicon (lexicon.ts) the documents were last segmented with — one row,
+ * its words; the seed compares it with the shipped list and re-segments what changed.
+ */
+async function upLexicon(db: Kysely<any>): Promise<void> {
+  await sql.raw(`CREATE TABLE search_lexicon (id smallint PRIMARY KEY CHECK (id = 1), words text[] NOT NULL, update_time timestamptz NOT NULL DEFAULT now())`).execute(db);
+}
+
+async function downLexicon(db: Kysely<any>): Promise<void> {
+  await sql.raw(`DROP TABLE IF EXISTS search_lexicon`).execute(db);
+}
+
 export const migrations = {
   '0001_documents': { up, down },
   '0002_notify': { up: upNotify, down: downNotify },
   '0003_buckets': { up: upBuckets, down: downBuckets },
+  '0004_lexicon': { up: upLexicon, down: downLexicon },
 };

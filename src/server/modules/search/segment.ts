@@ -1,6 +1,6 @@
 /**
  * Chinese word segmentation for the search index (DESIGN §8 Search, §13): @node-rs/jieba with its default
- * dictionary, plus each tenant's IK dictionary (`es/ikdic`: custom words, type 1, loaded as jieba user words
+ * dictionary and the platform's grain-storage lexicon (lexicon.ts), plus each tenant's IK dictionary (`es/ikdic`: custom words, type 1, loaded as jieba user words
  * with their frequency; stop words, type 2, dropped from documents and queries).
  *
  * - `documentWords(text)`: search-mode segmentation (`cutForSearch`: a compound and its parts, e.g.
@@ -9,7 +9,8 @@
  *   `queryWords(text)`: the plain segmentation of a query, de-duplicated (the words a hit must all contain).
  * - jieba's HMM (new-word guessing) is off for documents and queries alike: with it, the same characters split
  *   differently in a sentence and in a short query (在浅圆仓的 → 在/浅/圆仓/的, the query 浅圆仓 → 浅圆仓) and the
- *   query missed; without it both follow the dictionary (浅/圆/仓 in both), and the IK dictionary adds words.
+ *   query missed; without it both follow the dictionaries (浅圆仓 in both, from the lexicon), and the IK
+ *   dictionary adds words.
  * - A tenant without dictionary entries shares one jieba instance (~40 MB, ~1 s to load); a tenant with custom
  *   words has its own, rebuilt when its words change. The entries are read at most every `ttlMs` (5 s) per
  *   node, and at once on the node where they were edited (`invalidate`): another node sees a change within 5 s.
@@ -20,6 +21,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { Jieba } from '@node-rs/jieba';
 import { sql, type Db } from '../../core/db/index.js';
+import { lexiconDict } from './lexicon.js';
 
 /** IK dictionary entry types (es/ikdic `wordType`). */
 export const WORD_CUSTOM = 1;
@@ -41,9 +43,16 @@ function defaultDict(): Buffer {
   return fs.readFileSync(require.resolve('@node-rs/jieba/dict.txt'));
 }
 
+/** A jieba with the default dictionary and the grain-storage lexicon (what every tenant starts from). */
+function newJieba(): Jieba {
+  const j = Jieba.withDict(defaultDict());
+  j.loadDict(lexiconDict());
+  return j;
+}
+
 let base: Jieba | null = null;
 function baseJieba(): Jieba {
-  base ??= Jieba.withDict(defaultDict());
+  base ??= newJieba();
   return base;
 }
 
@@ -76,6 +85,11 @@ export class Segmenter {
   queryWords(text: string): string[] {
     return [...new Set(this.clean(this.jieba.cut(text.slice(0, 200), false)))].slice(0, 16);
   }
+}
+
+/** The segmentation of a tenant without IK dictionary entries: jieba's dictionary and the lexicon, no stop words. */
+export function baseSegmenter(): Segmenter {
+  return new Segmenter(baseJieba(), new Set());
 }
 
 interface Entry {
@@ -119,9 +133,9 @@ export class Segmenters {
     }
     let segmenter: Segmenter;
     if (!custom.length) {
-      segmenter = stop.size ? new Segmenter(baseJieba(), stop) : (this.shared ??= new Segmenter(baseJieba(), new Set()));
+      segmenter = stop.size ? new Segmenter(baseJieba(), stop) : (this.shared ??= baseSegmenter());
     } else {
-      const j = Jieba.withDict(defaultDict());
+      const j = newJieba();
       // jieba's user dictionary lines: "word frequency" (a high default frequency makes the word win)
       j.loadDict(Buffer.from(custom.map((w) => `${w.word.trim().replace(/\s+/g, '')} ${w.frequency && w.frequency > 0 ? w.frequency : 100000}`).join('\n') + '\n'));
       segmenter = new Segmenter(j, stop);
