@@ -17,49 +17,26 @@
  * src/client/components/catalog.tsx `settings`): which common settings apply (label, placeholder, default,
  * pattern), where options come from (`options`), and the component's own settings (`fields`: number, text,
  * choice and switch controls on a prop path), rendered here by `SettingControl`. A component registered
- * with settings gets its form without touching this file.
+ * with settings gets its form without touching this file. The options (list, tree, dictionary) are
+ * options-settings.tsx; the number, text and switch rows bound to a prop path are prop-controls.tsx.
  *
  * Form properties write into the root: label position (left, right, top), label width 80–200, gutter 0–60
  * (`gridColumnGap`), dialog width, and detail mode / read-only / disabled (the form's `x-pattern`).
  */
 import React, { useEffect, useState } from 'react';
-import { Alert, Button, Empty, Form, Input, InputNumber, Radio, Select, Slider, Space, Switch, Tabs, Tooltip, Typography } from 'antd';
-import { DeleteOutlined, PlusOutlined, SubnodeOutlined } from '@ant-design/icons';
+import { Empty, Form, Input, InputNumber, Radio, Select, Slider, Tabs, Typography } from 'antd';
 import { observer } from '@formily/react';
 import { useSelectedNode, useTree } from '@pind/designable-react';
 import type { TreeNode } from '@pind/designable-core';
 import { useTranslation } from 'react-i18next';
-import type { Bound, OptionsSetting, SettingField, TextRef } from '../src/client/components/registry.js';
+import type { Bound, SettingField, TextRef } from '../src/client/components/registry.js';
 import { nodeKind } from './engine.js';
 import { kindSpec, kindTitle } from './palette.js';
-import { isRequired, LIMITS, optionProblem, patternOf, relabel, validName, withPattern, withRequired, type OptionNode } from './rules.js';
+import { isRequired, LIMITS, patternOf, relabel, validName, withPattern, withRequired } from './rules.js';
+import { getIn, num, NumberProp, setIn, setNodeProp, SwitchProp, TextProp } from './prop-controls.js';
+import { OptionsSettings } from './options-settings.js';
 
 type AnyProps = Record<string, any>;
-
-/** `obj` with `path` (dotted) set to `value` (undefined removes it); a new object, `obj` untouched. */
-export function setIn(obj: AnyProps | undefined, path: string, value: unknown): AnyProps | undefined {
-  const [head, ...tail] = path.split('.');
-  const base: AnyProps = { ...(obj ?? {}) };
-  if (tail.length) {
-    const inner = setIn(base[head], tail.join('.'), value);
-    if (inner === undefined || !Object.keys(inner).length) delete base[head];
-    else base[head] = inner;
-  } else if (value === undefined || value === '' || value === null) delete base[head];
-  else base[head] = value;
-  return Object.keys(base).length ? base : undefined;
-}
-
-const getIn = (obj: AnyProps | undefined, path: string): any => path.split('.').reduce<any>((o, k) => (o == null ? undefined : o[k]), obj);
-
-/** Sets one (dotted) prop path of `node` as one history step. */
-export function setNodeProp(node: TreeNode, path: string, value: unknown): void {
-  const [head, ...tail] = path.split('.');
-  if (!tail.length) {
-    node.setProps({ [head]: value === '' || value === null ? undefined : value });
-    return;
-  }
-  node.setProps({ [head]: setIn(node.props[head], tail.join('.'), value) });
-}
 
 /** The property keys used in `node`'s data scope, except its own. */
 function namesInScope(node: TreeNode): Set<string> {
@@ -109,32 +86,6 @@ function LabelInputs({ node }: { node: TreeNode }) {
         <Input aria-label={t('dz.prop.labelEn')} value={node.props.titleEn ?? ''} onChange={(e) => set('titleEn', e.target.value)} />
       </Form.Item>
     </>
-  );
-}
-
-const num = (v: number | null | undefined) => (v === null || v === undefined ? undefined : v);
-
-function NumberProp({ node, path, label, min, max, step, precision }: { node: TreeNode; path: string; label: string; min?: number; max?: number; step?: number; precision?: number }) {
-  return (
-    <Form.Item label={label}>
-      <InputNumber aria-label={label} style={{ width: '100%' }} min={min} max={max} step={step} precision={precision} value={getIn(node.props, path)} onChange={(v) => setNodeProp(node, path, num(v as number | null))} />
-    </Form.Item>
-  );
-}
-
-function TextProp({ node, path, label }: { node: TreeNode; path: string; label: string }) {
-  return (
-    <Form.Item label={label}>
-      <Input aria-label={label} value={getIn(node.props, path) ?? ''} onChange={(e) => setNodeProp(node, path, e.target.value)} />
-    </Form.Item>
-  );
-}
-
-function SwitchProp({ checked, label, onChange }: { checked: boolean; label: string; onChange: (v: boolean) => void }) {
-  return (
-    <Form.Item label={label}>
-      <Switch aria-label={label} checked={checked} onChange={onChange} />
-    </Form.Item>
   );
 }
 
@@ -216,149 +167,6 @@ function PatternInput({ node }: { node: TreeNode }) {
         }}
       />
     </Form.Item>
-  );
-}
-
-/**
- * The option editor: rows of label / value (label en), add, remove, and for trees add-child. A new or edited
- * entry is checked (请输入label, 请输入value, value重复); a refused one is not written.
- */
-export function OptionsEditor({ value, onChange, tree }: { value: OptionNode[]; onChange: (v: OptionNode[]) => void; tree: boolean }) {
-  const { t } = useTranslation();
-  const [draft, setDraft] = useState<{ label: string; value: string; parent: string | null } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const update = (list: OptionNode[], path: number[], fn: (o: OptionNode) => OptionNode | null): OptionNode[] =>
-    list.flatMap((o, i) => {
-      if (i !== path[0]) return [o];
-      if (path.length === 1) {
-        const r = fn(o);
-        return r ? [r] : [];
-      }
-      return [{ ...o, children: update(o.children ?? [], path.slice(1), fn) }];
-    });
-  const others = (path: number[]) => {
-    // every entry except the one at `path` (for the duplicate check of an edit)
-    const walk = (list: OptionNode[], p: number[] | null): OptionNode[] =>
-      list.flatMap((o, i) => {
-        const here = p && p[0] === i;
-        const kids = walk(o.children ?? [], here ? p!.slice(1) : null);
-        return here && p!.length === 1 ? kids : [{ ...o, children: undefined }, ...kids];
-      });
-    return walk(value, path);
-  };
-  const edit = (path: number[], patch: Partial<OptionNode>) => {
-    const target = path.reduce<{ list: OptionNode[]; o?: OptionNode }>((acc, i) => ({ list: acc.o ? acc.o.children ?? [] : acc.list, o: (acc.o ? acc.o.children ?? [] : acc.list)[i] }), { list: value }).o!;
-    const next = { ...target, ...patch };
-    const p = optionProblem({ label: next.label, value: String(next.value ?? '') }, others(path));
-    setProblem(p ? t(p) : null);
-    if (p) return;
-    onChange(update(value, path, () => next));
-  };
-  const row = (o: OptionNode, path: number[]): React.ReactNode => (
-    <div key={path.join('.')} style={{ marginLeft: (path.length - 1) * 16 }}>
-      <Space.Compact style={{ width: '100%', marginBottom: 4 }}>
-        <OptionCell aria={`${t('dz.opt.label')} ${path.join('.')}`} value={o.label} placeholder={t('dz.opt.label')} onCommit={(v) => edit(path, { label: v })} />
-        <OptionCell aria={`${t('dz.opt.value')} ${path.join('.')}`} value={String(o.value)} placeholder={t('dz.opt.value')} onCommit={(v) => edit(path, { value: typeof o.value === 'number' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v })} />
-        {tree && (
-          <Tooltip title={t('dz.opt.addChild')}>
-            <Button aria-label={t('dz.opt.addChild')} icon={<SubnodeOutlined />} onClick={() => setDraft({ label: '', value: '', parent: path.join('.') })} />
-          </Tooltip>
-        )}
-        <Tooltip title={t('dz.opt.remove')}>
-          <Button aria-label={t('dz.opt.remove')} icon={<DeleteOutlined />} onClick={() => onChange(update(value, path, () => null))} />
-        </Tooltip>
-      </Space.Compact>
-      {(o.children ?? []).map((c, i) => row(c, [...path, i]))}
-    </div>
-  );
-  const add = () => {
-    if (!draft) return;
-    const p = optionProblem(draft, others([]));
-    setProblem(p ? t(p) : null);
-    if (p) return;
-    const entry: OptionNode = { label: draft.label.trim(), value: draft.value.trim() };
-    if (draft.parent === null) onChange([...value, entry]);
-    else onChange(update(value, draft.parent.split('.').map(Number), (o) => ({ ...o, children: [...(o.children ?? []), entry] })));
-    setDraft(null);
-  };
-  return (
-    <div className="kc-dz-options">
-      {value.map((o, i) => row(o, [i]))}
-      {draft ? (
-        <Space.Compact style={{ width: '100%', marginTop: 4 }}>
-          <Input aria-label={t('dz.opt.label')} placeholder={t('dz.opt.label')} value={draft.label} onChange={(e) => setDraft({ ...draft, label: e.target.value })} />
-          <Input aria-label={t('dz.opt.value')} placeholder={t('dz.opt.value')} value={draft.value} onChange={(e) => setDraft({ ...draft, value: e.target.value })} onPressEnter={add} />
-          <Button type="primary" onClick={add}>
-            {t('dz.ok')}
-          </Button>
-          <Button
-            onClick={() => {
-              setDraft(null);
-              setProblem(null);
-            }}
-          >
-            {t('dz.cancel')}
-          </Button>
-        </Space.Compact>
-      ) : (
-        <Button size="small" icon={<PlusOutlined />} onClick={() => setDraft({ label: '', value: '', parent: null })} style={{ marginTop: 4 }}>
-          {t('dz.opt.add')}
-        </Button>
-      )}
-      {problem && <Alert type="error" showIcon message={problem} style={{ marginTop: 6 }} role="alert" />}
-    </div>
-  );
-}
-
-/** An option cell edited locally and written on blur or Enter (so a half-typed duplicate is not refused per key). */
-function OptionCell({ value, placeholder, aria, onCommit }: { value: string; placeholder: string; aria: string; onCommit: (v: string) => void }) {
-  const [text, setText] = useState(value);
-  useEffect(() => setText(value), [value]);
-  const commit = () => text !== value && onCommit(text);
-  return <Input aria-label={aria} placeholder={placeholder} value={text} onChange={(e) => setText(e.target.value)} onBlur={commit} onPressEnter={commit} />;
-}
-
-/** The options of a node: a list or a tree edited here, or a dictionary code; `spec.switchTo` lets the user switch. */
-function OptionsSettings({ node, spec }: { node: TreeNode; spec: OptionsSetting }) {
-  const { t } = useTranslation();
-  const remote = spec.source === 'dictionary';
-  const setSource = (s: 'static' | 'remote') => {
-    if (!spec.switchTo || s === (remote ? 'remote' : 'static')) return;
-    if (s === 'remote') node.setProps({ 'x-component': spec.switchTo, enum: undefined, 'x-component-props': { ...(node.props['x-component-props'] ?? {}), code: '' } });
-    else {
-      const { code: _c, biz: _b, ...rest } = node.props['x-component-props'] ?? {};
-      node.setProps({ 'x-component': spec.switchTo, enum: [], 'x-component-props': Object.keys(rest).length ? rest : undefined });
-    }
-  };
-  const options = (Array.isArray(node.props.enum) ? node.props.enum : []).map((e: unknown) => (e && typeof e === 'object' ? e : { label: String(e), value: e })) as OptionNode[];
-  return (
-    <>
-      <Typography.Title level={5} style={{ fontSize: 13 }}>
-        {t('dz.prop.options')}
-      </Typography.Title>
-      {spec.switchTo && (
-        <Form.Item label={t('dz.prop.optionSource')}>
-          <Radio.Group
-            optionType="button"
-            size="small"
-            value={remote ? 'remote' : 'static'}
-            onChange={(e) => setSource(e.target.value)}
-            options={[
-              { value: 'static', label: t('dz.prop.static') },
-              { value: 'remote', label: t('dz.prop.remote') },
-            ]}
-          />
-        </Form.Item>
-      )}
-      {remote ? (
-        <>
-          <TextProp node={node} path="x-component-props.code" label={t('dz.prop.dictCode')} />
-          <SwitchProp label={t('dz.prop.dictBiz')} checked={!!node.props['x-component-props']?.biz} onChange={(v) => setNodeProp(node, 'x-component-props.biz', v || undefined)} />
-        </>
-      ) : (
-        <OptionsEditor value={options} tree={spec.source === 'tree'} onChange={(v) => node.setProps({ enum: v })} />
-      )}
-    </>
   );
 }
 
