@@ -1,7 +1,8 @@
 /**
  * Chinese word segmentation for the search index (DESIGN §8 Search, §13): @node-rs/jieba with its default
- * dictionary and the platform's grain-storage lexicon (lexicon.ts), plus each tenant's IK dictionary (`es/ikdic`: custom words, type 1, loaded as jieba user words
- * with their frequency; stop words, type 2, dropped from documents and queries).
+ * dictionary and the platform's grain-storage lexicon (lexicon.ts), plus each tenant's IK dictionary (`es/ikdic`:
+ * custom words, type 1, loaded as jieba user words with their frequency; stop words, type 2, dropped from
+ * documents and queries).
  *
  * - `documentWords(text)`: search-mode segmentation (`cutForSearch`: a compound and its parts, e.g.
  *   低温储粮 → 低温, 储粮, 低温储粮), lower-cased, punctuation and blanks dropped, stop words dropped — what
