@@ -44,6 +44,7 @@ import type { AuthUser, OrgCache } from '../../core/context.js';
 import { nextId } from '../../core/ids.js';
 import { paging } from '../../resources/query.js';
 import { isId } from '../../../shared/contract/ids.js';
+import { isDateFilterText } from '../../../shared/schema/derive.js';
 import { Outbox, smsProviderFromEnv } from '../../core/outbox.js';
 import type { Lang } from '../../../shared/i18n/messages.js';
 import { channelsOfUsers } from '../../core/message-channels.js';
@@ -218,7 +219,9 @@ export function registerTodoRoutes(app: FastifyInstance, db: Db, org: OrgCache):
     const date = (k: string) => {
       const v = q[k];
       if (v === undefined || v === '') return null;
-      if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}:\d{2})?$/.test(v) || Number.isNaN(Date.parse(v.replace(' ', 'T')))) throw new ApiError(400, 'badParam', { param: k });
+      // a real day and time (2024-02-30 is refused here, not by PostgreSQL: DESIGN §11), as every list filter
+      if (typeof v !== 'string') throw new ApiError(400, 'badParam', { param: k });
+      if (!isDateFilterText(v)) throw new ApiError(400, 'badDateParam', { param: k });
       return v;
     };
     const from = date('createTime_dategt');
