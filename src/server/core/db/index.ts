@@ -85,4 +85,17 @@ export function openPool(url: string, timeZone: string, o: PoolOptions): pg.Pool
   return pool;
 }
 
+/**
+ * Runs a `CREATE … IF NOT EXISTS` statement (`ddl`, complete SQL text) made at run time, serialized per `name`
+ * (the object created) across every connection and node by an advisory lock held for the statement's
+ * transaction. Why: IF NOT EXISTS is not safe under concurrency — two first calls at once both find nothing and
+ * the second fails on a catalog's unique index (pg_namespace, pg_type, pg_class: 23505), a 500 for the caller.
+ */
+export async function createOnce(db: Db, name: string, ddl: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`kc-ddl:${name}`}))`.execute(trx);
+    await sql.raw(ddl).execute(trx);
+  });
+}
+
 export { sql };

@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { ApiError, ValidationError } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
-import type { Db } from '../../core/db/index.js';
+import { createOnce, type Db } from '../../core/db/index.js';
 import type { ResourceEngine, SubmitHookContext } from '../../resources/engine.js';
 import type { Resource } from '../../resources/registry.js';
 import { Conditions, quote } from '../../resources/query.js';
@@ -298,7 +298,8 @@ export async function ensureKeyIndex(engine: ResourceEngine, r: Resource, keys: 
   const cols = keys.map((k) => r.byField.get(k)!.column);
   const name = `${r.schema.table.slice(0, 40)}_xk_${createHash('sha1').update(cols.join(',')).digest('hex').slice(0, 10)}`;
   const tenant = r.tenantScoped ? 'tenant_id, ' : '';
-  await engine.query(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${quote(r.schema.table)} (${tenant}${cols.map(quote).join(', ')}) WHERE is_deleted = 0`, []);
+  // once, even for two imports starting at the same time (core/db createOnce)
+  await createOnce(engine.db, name, `CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${quote(r.schema.table)} (${tenant}${cols.map(quote).join(', ')}) WHERE is_deleted = 0`);
   return name;
 }
 

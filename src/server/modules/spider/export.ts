@@ -29,7 +29,7 @@
  */
 import pg from 'pg';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sql, type Db } from '../../core/db/index.js';
+import { createOnce, sql, type Db } from '../../core/db/index.js';
 import { ApiError, ok } from '../../core/envelope.js';
 import type { AuthUser } from '../../core/context.js';
 import type { JobContext, JobOutcome, Jobs } from '../../core/jobs.js';
@@ -95,10 +95,19 @@ interface Conn {
   close(): Promise<void>;
 }
 
+/**
+ * Creates the tenant's export schema when it is missing: once, even for two first calls at the same time (they
+ * raced to a 500 on pg_namespace's unique index, found by no-500.test.ts; core/db `createOnce`).
+ */
+async function ensureSchema(db: Db, schema: string): Promise<void> {
+  if ((await sql`SELECT 1 FROM pg_namespace WHERE nspname = ${schema}`.execute(db)).rows.length) return;
+  await createOnce(db, schema, `CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`);
+}
+
 async function open(db: Db, pool: pg.Pool, t: Target): Promise<Conn> {
   if (!t.exportConfigId) {
     const schema = ownSchema(t.tenantId);
-    await sql.raw(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(schema)}`).execute(db);
+    await ensureSchema(db, schema);
     return { schema, query: async (text, params) => (await pool.query(text, params as any[])).rows, close: async () => undefined };
   }
   const r = await sql<Row>`SELECT url, password FROM spider_exportconfig WHERE id = ${t.exportConfigId}::bigint AND tenant_id = ${t.tenantId} AND is_deleted = 0`.execute(db);
@@ -300,7 +309,8 @@ export function registerExportRoutes(app: FastifyInstance, d: ExportDeps): void 
       if (b.createTable === true && c.schema) {
         if (!IDENT.test(table) || !columnsMap.every((m) => IDENT.test(m.column) && m.column !== 'id')) throw new ApiError(400, table && IDENT.test(table) ? EXPORT_MESSAGES.columns : EXPORT_MESSAGES.tableName);
         table = `${c.schema}.${table}`;
-        await c.query(`CREATE TABLE IF NOT EXISTS ${quoted(table)} (id bigserial PRIMARY KEY, ${columnsMap.map((m) => `${pg.escapeIdentifier(m.column)} text`).join(', ')})`);
+        // the own database (c.schema): created once even when two exports ask at the same time (core/db createOnce)
+        await createOnce(db, table, `CREATE TABLE IF NOT EXISTS ${quoted(table)} (id bigserial PRIMARY KEY, ${columnsMap.map((m) => `${pg.escapeIdentifier(m.column)} text`).join(', ')})`);
       }
       if (!(await tables(c)).includes(table)) throw new ApiError(400, EXPORT_MESSAGES.table);
       const have = new Set((await columns(c, table)).map((x) => x.name));
