@@ -9,7 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { call, countRows, login, testServer, until, validPatent, type Json, type Session, type TestServer } from './helpers.js';
-import { DOMAIN_WORDS, lexiconOwner, syncLexicon } from '../../src/server/modules/search/lexicon.js';
+import { DOMAIN_WORDS, syncLexicon } from '../../src/server/modules/search/lexicon.js';
+import { systemOwner } from '../../src/server/modules/search/jobs.js';
 
 let s: TestServer;
 let admin: Session;
@@ -218,7 +219,7 @@ describe('search index definitions', () => {
     const docs = await countRows(s, 'search_document', 'record_id = $1', [patents.lexicon]);
     expect(docs).toBeGreaterThanOrEqual(1); // this index and the tenant's default patent index
     const job = await until('lexicon re-segmentation done', async () =>
-      (await s.kernel.jobs.list(lexiconOwner('000000'), { kind: 'search-resegment', ref: 'lexicon' })).find((j) => j.status === 'done' && j.title?.includes(word)),
+      (await s.kernel.jobs.list(systemOwner('000000'), { kind: 'search-resegment', ref: 'lexicon' })).find((j) => j.status === 'done' && j.title?.includes(word)),
     );
     expect(job.result).toMatchObject({ documents: docs, written: docs });
     // a person's job list does not show it

@@ -12,8 +12,8 @@
  * `MaxWords=40, MinWords=12, MaxFragments=3`: up to `MAX_FRAGMENTS` passages of the text, each of at most
  * `MAX_WORDS` words around the matches it holds, each match as `<em>word</em>`; when there are more passages, those
  * holding the most different query words (then the most matches) are kept, in the order of the text, joined by
- * ` … ` (two that touch are one run of text). A text without any query word gives its first `MIN_WORDS` words. Chinese reads without the blanks between
- * words: no blank is kept between two words (or marks, or `…`) whose facing characters are not ASCII, nor around
+ * ` … ` (two that touch are one run of text). A text without any query word gives its first `MIN_WORDS` words.
+ * Chinese reads without the blanks between words: no blank is kept between two words (or marks, or `…`) whose facing characters are not ASCII, nor around
  * the fields' separator `，`. The text is not escaped here (it is plain text; clients show only `<em>` as markup).
  */
 export const MAX_WORDS = 40;

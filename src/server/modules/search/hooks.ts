@@ -19,7 +19,7 @@ import type { Jobs } from '../../core/jobs.js';
 import type { ResourceEngine } from '../../resources/engine.js';
 import type { Registry } from '../../resources/registry.js';
 import { dropRecords, indexRecords, tenantIndexes, type IndexDef } from './documents.js';
-import { REINDEX_JOB, RESEGMENT_JOB } from './jobs.js';
+import { enqueueResegment, REINDEX_JOB } from './jobs.js';
 import type { Segmenters } from './segment.js';
 
 export const INDEX_RESOURCE = 'es/index';
@@ -143,7 +143,7 @@ export function registerSearchHooks(d: HookDeps, cache: IndexCache): void {
           words = [String(saved.word), ...(oldWords.has(k) ? [oldWords.get(k)!] : [])];
           oldWords.delete(k);
         }
-        if (words.length) await d.jobs.enqueue(RESEGMENT_JOB, user, { words, ref: 'es/ikdic' }, { title: `重新分词：${words.join('、').slice(0, 80)}` });
+        if (words.length) await enqueueResegment(d.jobs, user, words, 'es/ikdic');
       } catch (e) {
         d.log(e);
       }

@@ -21,12 +21,11 @@
 import { CHANNEL } from '../../core/channels.js';
 import { sql } from '../../core/db/index.js';
 import { nextId } from '../../core/ids.js';
-import type { AuthUser } from '../../core/context.js';
 import type { Module } from '../../core/module.js';
 import type { Registry } from '../../resources/registry.js';
 import type { IndexField } from './documents.js';
 import { enqueueReindex, IndexCache, registerSearchHooks } from './hooks.js';
-import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob } from './jobs.js';
+import { REINDEX_JOB, RESEGMENT_JOB, reindexJob, resegmentJob, systemOwner } from './jobs.js';
 import { syncLexicon } from './lexicon.js';
 import { migrations } from './migrations.js';
 import { WordStats } from './word-stats.js';
@@ -99,7 +98,7 @@ export const module: Module = {
           added.push({ id, indexName: d.indexName });
         }
       });
-      const owner = { tenantId: t, userId: '0', deptId: null, isAdmin: true, activeRoleIds: [] } as unknown as AuthUser;
+      const owner = systemOwner(t);
       for (const a of added) await enqueueReindex({ db, jobs: k.jobs }, owner, a.id, a.indexName);
     }
   },

@@ -11,7 +11,8 @@
  *   index in batches of 500; progress 0–100, `read` = documents found, `written` = documents re-indexed.
  */
 import { sql, type Db } from '../../core/db/index.js';
-import type { JobContext, JobOutcome } from '../../core/jobs.js';
+import type { JobContext, JobOutcome, Jobs } from '../../core/jobs.js';
+import type { AuthUser } from '../../core/context.js';
 import type { Registry } from '../../resources/registry.js';
 import { quote } from '../../resources/query.js';
 import { indexById, indexRecords, tenantIndexes } from './documents.js';
@@ -20,6 +21,16 @@ import type { Segmenters } from './segment.js';
 export const REINDEX_JOB = 'search-reindex';
 export const RESEGMENT_JOB = 'search-resegment';
 const BATCH = 500;
+
+/** The owner of a tenant's jobs the platform starts itself (the seed, a lexicon change): user 0, not a person. */
+export function systemOwner(tenantId: string): AuthUser {
+  return { tenantId, userId: '0', deptId: null, isAdmin: true, activeRoleIds: [] } as unknown as AuthUser;
+}
+
+/** Queues the re-segmentation of `owner`'s tenant's documents holding `words` (`ref` says what changed them). */
+export function enqueueResegment(jobs: Pick<Jobs, 'enqueue'>, owner: AuthUser, words: string[], ref: string): Promise<string> {
+  return jobs.enqueue(RESEGMENT_JOB, owner, { words, ref }, { title: `重新分词：${words.join('、').slice(0, 80)}` });
+}
 
 export interface JobDeps {
   db: Db;

@@ -19,8 +19,7 @@
  */
 import { sql, type Db } from '../../core/db/index.js';
 import type { Jobs } from '../../core/jobs.js';
-import type { AuthUser } from '../../core/context.js';
-import { RESEGMENT_JOB } from './jobs.js';
+import { enqueueResegment, systemOwner } from './jobs.js';
 
 export const LEXICON_FREQUENCY = 1000;
 
@@ -39,11 +38,6 @@ export const DOMAIN_WORDS: readonly string[] = [
 /** The jieba user-dictionary text of the lexicon ("word frequency" lines). */
 export function lexiconDict(): Buffer {
   return Buffer.from(DOMAIN_WORDS.map((w) => `${w} ${LEXICON_FREQUENCY}`).join('\n') + '\n');
-}
-
-/** The owner of a tenant's lexicon re-segmentation: the system (user 0), not a person. */
-export function lexiconOwner(tenantId: string): AuthUser {
-  return { tenantId, userId: '0', deptId: null, isAdmin: true, activeRoleIds: [] } as unknown as AuthUser;
 }
 
 /**
@@ -67,8 +61,6 @@ export async function syncLexicon(db: Db, jobs: Pick<Jobs, 'enqueue'>, shipped: 
     return { changed, tenants };
   });
   if (!work) return [];
-  for (const tenantId of work.tenants) {
-    await jobs.enqueue(RESEGMENT_JOB, lexiconOwner(tenantId), { words: work.changed, ref: 'lexicon' }, { title: `重新分词：${work.changed.join('、').slice(0, 80)}` });
-  }
+  for (const tenantId of work.tenants) await enqueueResegment(jobs, systemOwner(tenantId), work.changed, 'lexicon');
   return work.changed;
 }
